@@ -1,0 +1,68 @@
+"""Session fixtures with real infrastructure: PostgreSQL, nats-server, an S3 peer.
+
+Each fixture stops what it started in its finalizer, which pytest runs on failures and on
+Ctrl-C as well; an ``atexit`` hook covers an interpreter that exits some other way.
+"""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from arm_ka_devstack.nats_server import NatsServer
+from arm_ka_devstack.postgres import EmbeddedPostgres
+from arm_ka_devstack.s3peer import S3Peer
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
+    server = EmbeddedPostgres(tmp_path_factory.mktemp("postgres") / "data", fast=True)
+    server.start()
+    atexit.register(server.stop)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsServer]:
+    server = NatsServer(workdir=tmp_path_factory.mktemp("nats"))
+    server.start()
+    atexit.register(server.stop)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def nats_server_factory(tmp_path: Path) -> Iterator[Callable[..., NatsServer]]:
+    """Private servers for tests that stop NATS or need authentication."""
+    started: list[NatsServer] = []
+
+    def make(config: str | None = None, port: int | None = None) -> NatsServer:
+        server = NatsServer(config=config, port=port, workdir=tmp_path / f"nats-{len(started)}")
+        server.start()
+        started.append(server)
+        return server
+
+    try:
+        yield make
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def s3_peer() -> Iterator[S3Peer]:
+    peer = S3Peer()
+    peer.start()
+    atexit.register(peer.stop)
+    try:
+        yield peer
+    finally:
+        peer.stop()

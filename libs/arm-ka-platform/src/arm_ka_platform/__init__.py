@@ -1,0 +1,1 @@
+"""Shared plumbing of arm-core and the stateless recognition services."""

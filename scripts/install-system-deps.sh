@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the system needs at run and test time; installs only what is missing.
+set -euo pipefail
+
+packages=()
+# Chromium and Tesseract are added here as the web UI and the scan gateway need them.
+needed=()
+for pkg in "${needed[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || packages+=("$pkg")
+done
+if [ ${#packages[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=sudo
+else
+  sudo=
+fi
+echo "installing: ${packages[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}"

@@ -1,0 +1,1 @@
+"""The database: table declarations, Alembic migrations and the connection pool."""

@@ -1,0 +1,169 @@
+"""The schema as SQLAlchemy Core tables.
+
+Migrations are the only way the schema is created; these declarations exist so that a test can
+prove the migrated schema equals what the code declares (Alembic's ``compare_metadata``).
+Queries themselves are plain SQL next to the code that runs them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, UUID
+
+JOB_STATUSES = (
+    "queued",
+    "published",
+    "processing",
+    "done",
+    "needs_check",
+    "error",
+    "timeout",
+    "dlq",
+)
+FINAL_JOB_STATUSES = ("done", "needs_check", "error", "timeout", "dlq")
+FILE_STATUSES = ("UPLOADED", "PROCESSING", "RECOGNIZED", "NEEDS_CHECK", "ERROR")
+FILE_TYPES = ("XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG")
+PIPELINES = ("tabular", "image")
+BUCKET_ROLES = ("uploads", "results", "raw")
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _id() -> Column[object]:
+    return Column(
+        "id", UUID(as_uuid=True), primary_key=True, server_default=text("gen_random_uuid()")
+    )
+
+
+consolidation = Table(
+    "consolidation",
+    metadata,
+    _id(),
+    Column("name", Text, nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    CheckConstraint("length(btrim(name)) > 0", name="name_not_blank"),
+)
+
+s3_object = Table(
+    "s3_object",
+    metadata,
+    _id(),
+    Column("bucket", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("bucket_role", Text, nullable=False),
+    Column("size", BigInteger),
+    Column("content_type", Text),
+    Column("created_by", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    UniqueConstraint("bucket", "key"),
+    CheckConstraint(_in("bucket_role", BUCKET_ROLES), name="bucket_role"),
+    CheckConstraint("size IS NULL OR size >= 0", name="size_not_negative"),
+)
+
+stored_file = Table(
+    "stored_file",
+    metadata,
+    _id(),
+    Column("original_name", Text, nullable=False),
+    Column("file_type", Text, nullable=False),
+    Column("s3_object_id", UUID(as_uuid=True), ForeignKey("s3_object.id"), nullable=False),
+    Column("consolidation_id", UUID(as_uuid=True), ForeignKey("consolidation.id"), index=True),
+    Column("status", Text, nullable=False, server_default=text("'UPLOADED'")),
+    Column("error_code", Text),
+    Column("error_message", Text),
+    Column(
+        "current_recognition_job_id",
+        UUID(as_uuid=True),
+        ForeignKey("recognition_job.id", use_alter=True, deferrable=True, initially="DEFERRED"),
+    ),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    Column("updated_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    CheckConstraint(_in("status", FILE_STATUSES), name="status"),
+    CheckConstraint(_in("file_type", FILE_TYPES), name="file_type"),
+    Index("ix_stored_file_status", "status"),
+)
+
+recognition_job = Table(
+    "recognition_job",
+    metadata,
+    _id(),
+    Column("file_id", UUID(as_uuid=True), ForeignKey("stored_file.id"), nullable=False),
+    Column("pipeline", Text, nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("max_attempts", Integer, nullable=False),
+    Column("status", Text, nullable=False, server_default=text("'queued'")),
+    Column("requested_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    Column("published_at", DateTime(timezone=True)),
+    Column("started_at", DateTime(timezone=True)),
+    Column("finished_at", DateTime(timezone=True)),
+    Column("reply_deadline", DateTime(timezone=True)),
+    Column("request_msg_id", Text),
+    Column("request_subject", Text),
+    Column("result_msg_id", Text),
+    Column("service_name", Text),
+    Column("service_version", Text),
+    Column("metrics", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("error_code", Text),
+    Column("error_message", Text),
+    Column("result_schema_version", Text),
+    Column("result_s3_object_id", UUID(as_uuid=True), ForeignKey("s3_object.id")),
+    Column("group_schema", Text),
+    Column("statements_version", Text),
+    UniqueConstraint("file_id", "attempt"),
+    CheckConstraint(_in("status", JOB_STATUSES), name="status"),
+    CheckConstraint(_in("pipeline", PIPELINES), name="pipeline"),
+    CheckConstraint("attempt >= 1", name="attempt_positive"),
+    CheckConstraint("max_attempts >= 1", name="max_attempts_positive"),
+    # The outbox claims queued jobs oldest first; a partial index keeps that claim cheap no
+    # matter how many finished jobs the table holds.
+    Index(
+        "ix_recognition_job_queued",
+        "requested_at",
+        postgresql_where=text("status = 'queued'"),
+    ),
+    # The republisher and the watchdog scan only jobs in flight.
+    Index(
+        "ix_recognition_job_in_flight",
+        "published_at",
+        postgresql_where=text("status IN ('published', 'processing')"),
+    ),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    Column("actor", Text, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("file_id", UUID(as_uuid=True), ForeignKey("stored_file.id"), index=True),
+    Column("job_id", UUID(as_uuid=True), ForeignKey("recognition_job.id")),
+    Column("details", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+)

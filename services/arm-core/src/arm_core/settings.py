@@ -1,0 +1,33 @@
+"""arm-core settings: the shared platform keys plus the database, exchange timings and HTTP."""
+
+from __future__ import annotations
+
+from pydantic import Field, PositiveFloat, PositiveInt, SecretStr
+
+from arm_ka_platform.settings import PlatformSettings, redact_url
+
+
+class CoreSettings(PlatformSettings):
+    database_url: SecretStr = SecretStr("postgresql://postgres@127.0.0.1:5432/arm_ka")
+    database_pool_size: PositiveInt = 10
+
+    outbox_poll_seconds: PositiveFloat = 5.0
+    outbox_batch_size: PositiveInt = 100
+    ack_timeout_seconds: PositiveFloat = 30.0
+    outbox_max_republish: int = Field(default=3, ge=0)
+    reply_timeout_seconds: PositiveFloat = 600.0
+    watchdog_period_seconds: PositiveFloat = 30.0
+    recognition_max_attempts: PositiveInt = 3
+    mapping_period_seconds: PositiveFloat = 5.0
+
+    http_host: str = "127.0.0.1"
+    http_port: int = Field(default=8000, ge=0, le=65535)
+    upload_max_bytes: PositiveInt = 100 * 1024 * 1024
+
+    @property
+    def database_dsn(self) -> str:
+        return self.database_url.get_secret_value()
+
+    @property
+    def database_display(self) -> str:
+        return redact_url(self.database_dsn)
