@@ -22,6 +22,8 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # Servers bind with SO_REUSEADDR, so a port in TIME_WAIT is free for them too.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
         except OSError:

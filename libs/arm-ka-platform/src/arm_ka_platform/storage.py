@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from obstore.store import ObjectStore
 
 
+# obstore raises its own errors for some stores and builtin ones (FileNotFoundError for a
+# missing local file, ConnectionError, TimeoutError) for others.
+_MISSING = (NotFoundError, FileNotFoundError)
+_FAILED = (obstore.exceptions.BaseError, OSError)
+
+
 class ObjectMissing(Exception):
     """The object named is not in the store."""
 
@@ -52,7 +58,7 @@ class ObjectStorage:
                 counter = _Counter(data)
                 await obstore.put_async(self._store, key, counter)
                 size = counter.size
-        except obstore.exceptions.BaseError as exc:
+        except _FAILED as exc:
             raise StorageUnavailable(f"put {key}: {type(exc).__name__}") from exc
         return StoredObject(bucket=self.bucket, key=key, size=size)
 
@@ -62,17 +68,17 @@ class ObjectStorage:
             if max_bytes is not None and result.meta["size"] > max_bytes:
                 raise StorageUnavailable(f"get {key}: object exceeds {max_bytes} bytes")
             return bytes(await result.bytes_async())
-        except NotFoundError as exc:
+        except _MISSING as exc:
             raise ObjectMissing(key) from exc
-        except obstore.exceptions.BaseError as exc:
+        except _FAILED as exc:
             raise StorageUnavailable(f"get {key}: {type(exc).__name__}") from exc
 
     async def stream(self, key: str) -> AsyncIterator[bytes]:
         try:
             result = await obstore.get_async(self._store, key)
-        except NotFoundError as exc:
+        except _MISSING as exc:
             raise ObjectMissing(key) from exc
-        except obstore.exceptions.BaseError as exc:
+        except _FAILED as exc:
             raise StorageUnavailable(f"get {key}: {type(exc).__name__}") from exc
         async for chunk in result.stream(min_chunk_size=1 << 20):
             yield bytes(chunk)
@@ -80,18 +86,18 @@ class ObjectStorage:
     async def exists(self, key: str) -> bool:
         try:
             await obstore.head_async(self._store, key)
-        except NotFoundError:
+        except _MISSING:
             return False
-        except obstore.exceptions.BaseError as exc:
+        except _FAILED as exc:
             raise StorageUnavailable(f"head {key}: {type(exc).__name__}") from exc
         return True
 
     async def delete(self, key: str) -> None:
         try:
             await obstore.delete_async(self._store, key)
-        except NotFoundError:
+        except _MISSING:
             return
-        except obstore.exceptions.BaseError as exc:
+        except _FAILED as exc:
             raise StorageUnavailable(f"delete {key}: {type(exc).__name__}") from exc
 
 
