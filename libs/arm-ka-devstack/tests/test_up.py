@@ -28,6 +28,10 @@ def _descendants(pid: int) -> list[int]:
     return [child.pid for child in psutil.Process(pid).children(recursive=True)]
 
 
+def _alive(pid: int) -> bool:
+    return psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+
+
 def test_up_serves_healthcheck_and_ctrl_c_stops_everything(tmp_path: Path) -> None:
     port = free_port()
     process = subprocess.Popen(

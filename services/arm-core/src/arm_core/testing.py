@@ -85,7 +85,7 @@ class RunningCore:
 
     @property
     def runtime(self) -> Any:
-        return self.server.config.loaded_app.app.state.runtime  # type: ignore[union-attr]
+        return self.server.config.loaded_app.app.state.runtime
 
 
 @contextlib.asynccontextmanager
