@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import nats
@@ -132,11 +132,20 @@ class NatsLink:
         timeout: float = 2.0,
     ) -> None:
         """Publish and confirm with a flush round trip; raise ``NatsUnavailable`` otherwise."""
+        await self.publish_many([(subject, payload, headers)], timeout=timeout)
+
+    async def publish_many(
+        self,
+        messages: Sequence[tuple[str, bytes, dict[str, str] | None]],
+        timeout: float = 2.0,
+    ) -> None:
+        """Publish a batch confirmed by one flush: all of it counts as sent, or none of it."""
         nc = self._nc
         if nc is None or not nc.is_connected:
             raise NatsUnavailable("not connected")
         try:
-            await nc.publish(subject, payload, headers=headers)
+            for subject, payload, headers in messages:
+                await nc.publish(subject, payload, headers=headers)
             # nats-py annotates the timeout as int but waits with asyncio, fractions work.
             await nc.flush(timeout=timeout)  # type: ignore[arg-type]
         except Exception as exc:

@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from arm_core.api import health
+from arm_core.api import health, metrics
 from arm_core.api.errors import install_error_handlers
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
 
 
-def create_app(settings: CoreSettings) -> FastAPI:
+def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with running(settings) as runtime:
+        async with running(settings, on_fatal) as runtime:
             app.state.runtime = runtime
             yield
 
     app = FastAPI(title="ARM KA recognition", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.include_router(health.router)
+    app.include_router(metrics.router)
     return app

@@ -4,6 +4,8 @@ database schema to the newest revision."""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 
 from arm_core.settings import CoreSettings
@@ -33,8 +35,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from arm_core.app import create_app
 
+    def stop_process() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, on_fatal=stop_process),
         host=settings.http_host,
         port=settings.http_port,
         log_config=None,

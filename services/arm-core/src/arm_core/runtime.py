@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
-from psycopg_pool import AsyncConnectionPool
-
-from arm_core.db.pool import open_pool
+from arm_core.db.pool import Pool, open_pool
+from arm_core.exchange.inbox import Inbox
+from arm_core.exchange.listener import Listener
+from arm_core.exchange.outbox import Outbox
+from arm_core.exchange.republisher import Republisher
+from arm_core.exchange.watchdog import Watchdog
+from arm_core.metrics import Metrics
 from arm_core.settings import CoreSettings
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink
@@ -17,14 +22,21 @@ from arm_ka_platform.supervisor import Supervisor
 
 log = get_logger(__name__)
 
+INBOX_QUEUE_GROUP = "arm-core"
+QUEUED_CHANNEL = "recognition_job_queued"
+# The listener reconnects after this long when PostgreSQL has gone away.
+LISTENER_RETRY_SECONDS = 1.0
+
 
 @dataclass
 class Runtime:
     settings: CoreSettings
-    pool: AsyncConnectionPool
+    pool: Pool
     storage: ObjectStorage
     nats: NatsLink | None
-    supervisor: Supervisor = field(default_factory=Supervisor)
+    metrics: Metrics
+    supervisor: Supervisor
+    inbox: Inbox
 
     @property
     def nats_status(self) -> str:
@@ -33,8 +45,59 @@ class Runtime:
         return self.nats.status
 
 
+def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
+    settings = runtime.settings
+    supervisor = runtime.supervisor
+    outbox = Outbox(
+        runtime.pool,
+        nats,
+        settings.subjects,
+        runtime.metrics,
+        reply_timeout=settings.reply_timeout_seconds,
+        batch_size=settings.outbox_batch_size,
+    )
+    republisher = Republisher(
+        runtime.pool,
+        nats,
+        runtime.metrics,
+        ack_timeout=settings.ack_timeout_seconds,
+        max_republish=settings.outbox_max_republish,
+        batch_size=settings.outbox_batch_size,
+    )
+    watchdog = Watchdog(runtime.pool, runtime.metrics)
+    outbox_loop = supervisor.add("outbox", outbox.run_pass, settings.outbox_poll_seconds)
+    # A republish is due ack_timeout after a publish; checking a few times per timeout keeps
+    # the delay small without scanning constantly.
+    supervisor.add(
+        "republisher",
+        republisher.run_pass,
+        min(settings.outbox_poll_seconds, settings.ack_timeout_seconds / 4),
+    )
+    supervisor.add("watchdog", watchdog.run_pass, settings.watchdog_period_seconds)
+    listener = Listener(settings.database_dsn, {QUEUED_CHANNEL: outbox_loop.wake})
+    supervisor.add("listener", listener.run_pass, LISTENER_RETRY_SECONDS)
+    nats.subscribe(settings.subjects.result, INBOX_QUEUE_GROUP, runtime.inbox.on_message)
+
+    async def wake_outbox() -> None:
+        outbox_loop.wake()
+
+    # Publishing resumes the moment NATS is back, not at the next poll.
+    nats.reconnected_callbacks.append(wake_outbox)
+
+
+async def _watch(supervisor: Supervisor, on_fatal: Callable[[], None] | None) -> None:
+    await supervisor.failed.wait()
+    log.critical("background_loop_died")
+    if on_fatal is not None:
+        on_fatal()
+
+
 @contextlib.asynccontextmanager
-async def running(settings: CoreSettings) -> AsyncIterator[Runtime]:
+async def running(
+    settings: CoreSettings, on_fatal: Callable[[], None] | None = None
+) -> AsyncIterator[Runtime]:
+    """Everything arm-core runs; ``on_fatal`` is called if a background loop dies, so the
+    process can stop rather than serve without its exchange."""
     subjects = settings.subjects
     log.info(
         "arm_core_starting",
@@ -45,17 +108,29 @@ async def running(settings: CoreSettings) -> AsyncIterator[Runtime]:
         subject_image_request=subjects.image_request,
         subject_result=subjects.result,
     )
+    metrics = Metrics()
     pool = await open_pool(settings.database_dsn, max_size=settings.database_pool_size)
     nats = NatsLink(settings.nats, name="arm-core") if settings.nats_enabled else None
     runtime = Runtime(
-        settings=settings, pool=pool, storage=open_storage(settings.storage), nats=nats
+        settings=settings,
+        pool=pool,
+        storage=open_storage(settings.storage),
+        nats=nats,
+        metrics=metrics,
+        supervisor=Supervisor(observer=metrics.observe_pass),
+        inbox=Inbox(pool, metrics),
     )
+    watcher: asyncio.Task[None] | None = None
     try:
         if nats is not None:
+            _exchange_loops(runtime, nats)
             await nats.start()
             runtime.supervisor.start()
+        watcher = asyncio.create_task(_watch(runtime.supervisor, on_fatal), name="fatal-watch")
         yield runtime
     finally:
+        if watcher is not None:
+            watcher.cancel()
         await runtime.supervisor.stop()
         if nats is not None:
             await nats.close()

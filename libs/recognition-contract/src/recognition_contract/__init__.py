@@ -1,0 +1,169 @@
+"""The recognition contract between arm-core and the stateless recognition services.
+
+The JSON Schemas (MAJOR 1 and 2) and their examples ship in ``api/contracts/``, a byte-identical
+copy of ``docs/contracts/``. Everything here works from that copy.
+
+Versions (``versions``)
+    ``SUPPORTED_MAJORS = (1, 2)``; ``parse_version("1.3") -> SchemaVersion(1, 3)``;
+    ``version_of(payload, majors)``. A malformed version raises ``MalformedVersion``, a MAJOR
+    outside ``majors`` raises ``UnknownMajor``; any MINOR of a known MAJOR is accepted.
+
+Validation (``schemas``), validators compiled once per schema, picked by the payload's MAJOR
+    ``validate_request(payload, *, majors=SUPPORTED_MAJORS) -> SchemaVersion``
+    ``validate_envelope(payload, *, majors=...) -> SchemaVersion``
+    ``validate_result_file(payload, *, majors=...) -> SchemaVersion``
+    all raising ``ContractError`` (``code`` SCHEMA_MISMATCH, ``reason``, ``errors``);
+    ``schema_errors(kind, major, payload) -> list[str]`` checks without raising.
+
+Wire messages (``messages``), frozen pydantic models
+    ``RecognitionRequest``, ``ResultEnvelope`` with ``ServiceInfo``, ``S3Ref``, ``ErrorInfo``,
+    ``Warning`` (``code``, ``severity``, ``message``, ``locator``), ``Locator``, ``BBox``.
+    ``parse_request(data: bytes, *, max_bytes, majors) -> RecognitionRequest``
+    ``parse_envelope(data: bytes, *, max_bytes, majors) -> ResultEnvelope``
+    (bytes that are too large, not UTF-8, not a JSON object, or off-schema raise ContractError);
+    ``request_from_payload`` / ``envelope_from_payload`` for already decoded JSON.
+    ``dump_request(request, version=None) -> bytes`` and ``dump_envelope(envelope, version=None)
+    -> bytes`` write a chosen version ("1.0" or "2.0") and check the output against its schema.
+    Envelope warnings are always structured: ``legacy_warning(text)`` wraps a 1.x string as
+    ``Warning(code="LEGACY_WARNING", severity="info", message=text, locator=None)``,
+    ``warnings_from(raw, version)`` does it for a whole list, ``warning_text`` goes back.
+
+Result files (``result_file``), documents stay dicts
+    ``parse_result_file(data: bytes, *, max_bytes, majors) -> ResultFile`` (``version``,
+    ``data``, ``status``, ``group_schema``, ``documents``, ``warnings``).
+
+Identifiers (``msgids``, ``keys``)
+    ``NATS_MSG_ID = "Nats-Msg-Id"``; ``request_msg_id(job_id, attempt) -> "<job_id>:<attempt>"``,
+    ``ack_msg_id -> "ack:<job_id>:<attempt>"``, ``result_msg_id -> "result:<job_id>:<attempt>"``;
+    ``result_key(file_id, job_id) -> "results/{file_id}/{job_id}/result.json"``,
+    ``raw_prefix(file_id, job_id) -> "raw/{file_id}/{job_id}/"``.
+
+Examples (``examples``)
+    ``examples() -> list[Example]`` (``name``, ``kind``, ``version``, ``valid``, ``load()``),
+    ``parse_example_name(name)``: the naming rule of ``api/contracts/examples/``.
+
+Vocabularies (``enums``)
+    ``ErrorCode``, ``FileType``, ``Pipeline``, ``Status``, ``Severity``, ``LEGACY_WARNING``,
+    ``pipeline_for(file_type) -> Pipeline``.
+"""
+
+from recognition_contract.codec import (
+    MAX_MESSAGE_BYTES,
+    MAX_RESULT_FILE_BYTES,
+    decode_json,
+    encode_json,
+)
+from recognition_contract.enums import (
+    LEGACY_WARNING,
+    ErrorCode,
+    FileType,
+    Pipeline,
+    Severity,
+    Status,
+    pipeline_for,
+)
+from recognition_contract.errors import ContractError, MalformedVersion, Reason, UnknownMajor
+from recognition_contract.examples import Example, examples, parse_example_name
+from recognition_contract.keys import raw_prefix, result_key
+from recognition_contract.messages import (
+    BBox,
+    ErrorInfo,
+    Locator,
+    RecognitionRequest,
+    ResultEnvelope,
+    S3Ref,
+    ServiceInfo,
+    Warning,
+    dump_envelope,
+    dump_request,
+    envelope_from_payload,
+    envelope_payload,
+    legacy_warning,
+    parse_envelope,
+    parse_request,
+    request_from_payload,
+    request_payload,
+    warning_text,
+    warnings_from,
+)
+from recognition_contract.msgids import NATS_MSG_ID, ack_msg_id, request_msg_id, result_msg_id
+from recognition_contract.result_file import ResultFile, parse_result_file, result_file_from_payload
+from recognition_contract.schemas import (
+    SCHEMA_FILES,
+    Kind,
+    contracts_dir,
+    load_schema,
+    schema_errors,
+    validate,
+    validate_envelope,
+    validate_request,
+    validate_result_file,
+)
+from recognition_contract.versions import (
+    SUPPORTED_MAJORS,
+    SchemaVersion,
+    parse_version,
+    version_of,
+)
+
+__all__ = [
+    "LEGACY_WARNING",
+    "MAX_MESSAGE_BYTES",
+    "MAX_RESULT_FILE_BYTES",
+    "NATS_MSG_ID",
+    "SCHEMA_FILES",
+    "SUPPORTED_MAJORS",
+    "BBox",
+    "ContractError",
+    "ErrorCode",
+    "ErrorInfo",
+    "Example",
+    "FileType",
+    "Kind",
+    "Locator",
+    "MalformedVersion",
+    "Pipeline",
+    "Reason",
+    "RecognitionRequest",
+    "ResultEnvelope",
+    "ResultFile",
+    "S3Ref",
+    "SchemaVersion",
+    "ServiceInfo",
+    "Severity",
+    "Status",
+    "UnknownMajor",
+    "Warning",
+    "ack_msg_id",
+    "contracts_dir",
+    "decode_json",
+    "dump_envelope",
+    "dump_request",
+    "encode_json",
+    "envelope_from_payload",
+    "envelope_payload",
+    "examples",
+    "legacy_warning",
+    "load_schema",
+    "parse_envelope",
+    "parse_example_name",
+    "parse_request",
+    "parse_result_file",
+    "parse_version",
+    "pipeline_for",
+    "raw_prefix",
+    "request_from_payload",
+    "request_msg_id",
+    "request_payload",
+    "result_file_from_payload",
+    "result_key",
+    "result_msg_id",
+    "schema_errors",
+    "validate",
+    "validate_envelope",
+    "validate_request",
+    "validate_result_file",
+    "version_of",
+    "warning_text",
+    "warnings_from",
+]

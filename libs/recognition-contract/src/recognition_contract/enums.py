@@ -1,0 +1,71 @@
+"""The closed vocabularies of the contract, mirroring the enums of the schemas."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class ErrorCode(StrEnum):
+    """``error.code`` of an error envelope or result file."""
+
+    UNSUPPORTED_FORMAT = "UNSUPPORTED_FORMAT"
+    UNREADABLE = "UNREADABLE"
+    TIMEOUT = "TIMEOUT"
+    SCHEMA_MISMATCH = "SCHEMA_MISMATCH"
+    NOT_IMPLEMENTED = "NOT_IMPLEMENTED"
+    FILE_READ_ERROR = "FILE_READ_ERROR"
+    INVALID_FORMAT = "INVALID_FORMAT"
+    INVALID_DOCUMENT = "INVALID_DOCUMENT"
+    RECOGNITION_FAILED = "RECOGNITION_FAILED"
+    UNKNOWN_ERROR = "UNKNOWN_ERROR"
+
+
+class FileType(StrEnum):
+    XLS = "XLS"
+    XLSX = "XLSX"
+    XLSB = "XLSB"
+    PDF = "PDF"
+    PNG = "PNG"
+    JPG = "JPG"
+
+
+class Pipeline(StrEnum):
+    TABULAR = "tabular"
+    IMAGE = "image"
+
+
+class Status(StrEnum):
+    """``status`` of an envelope; a result file never says ``processing``."""
+
+    PROCESSING = "processing"
+    DONE = "done"
+    NEEDS_CHECK = "needs_check"
+    ERROR = "error"
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+LEGACY_WARNING: Final = "LEGACY_WARNING"
+"""Code given to a 1.x free-text warning when it is turned into a structured one."""
+
+_PIPELINES: Final[dict[FileType, Pipeline]] = {
+    FileType.XLS: Pipeline.TABULAR,
+    FileType.XLSX: Pipeline.TABULAR,
+    FileType.XLSB: Pipeline.TABULAR,
+    FileType.PDF: Pipeline.IMAGE,
+    FileType.PNG: Pipeline.IMAGE,
+    FileType.JPG: Pipeline.IMAGE,
+}
+
+
+def pipeline_for(file_type: FileType | str) -> Pipeline:
+    """The pipeline (and so the request subject) that handles ``file_type``.
+
+    Raises ``ValueError`` for a file type outside the contract.
+    """
+    return _PIPELINES[FileType(file_type)]

@@ -1,0 +1,1 @@
+"""The job exchange with the recognition services: outbox, republisher, inbox, watchdog."""
