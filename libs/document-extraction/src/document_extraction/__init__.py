@@ -1,0 +1,1 @@
+"""Grids of cells into contract 2.0 documents."""
