@@ -9,7 +9,6 @@ process can stop instead of limping on without it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ class Loop:
     name: str
     run_pass: PassFn
     period: float
+    # A pass that only waits (a LISTEN connection) has nothing to finish: cancel it at stop.
+    cancel_on_stop: bool = False
     wake_event: asyncio.Event = field(default_factory=asyncio.Event)
     passes: int = 0
     errors: int = 0
@@ -38,15 +39,17 @@ class Loop:
 class Supervisor:
     def __init__(self, observer: PassObserver | None = None) -> None:
         self._loops: dict[str, Loop] = {}
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tasks: dict[str, asyncio.Task[None]] = {}
         self._stopping = asyncio.Event()
         self.failed = asyncio.Event()
         self._observer = observer
 
-    def add(self, name: str, run_pass: PassFn, period: float) -> Loop:
+    def add(
+        self, name: str, run_pass: PassFn, period: float, *, cancel_on_stop: bool = False
+    ) -> Loop:
         if name in self._loops:
             raise ValueError(f"loop {name!r} already registered")
-        loop = Loop(name=name, run_pass=run_pass, period=period)
+        loop = Loop(name=name, run_pass=run_pass, period=period, cancel_on_stop=cancel_on_stop)
         self._loops[name] = loop
         return loop
 
@@ -61,7 +64,7 @@ class Supervisor:
         for loop in self._loops.values():
             task = asyncio.create_task(self._run(loop), name=f"loop:{loop.name}")
             task.add_done_callback(self._on_done)
-            self._tasks.append(task)
+            self._tasks[loop.name] = task
         log.info("supervisor_started", loops=[loop.name for loop in self._loops.values()])
 
     def _on_done(self, task: asyncio.Task[None]) -> None:
@@ -104,11 +107,13 @@ class Supervisor:
         self._stopping.set()
         if not self._tasks:
             return
-        _, pending = await asyncio.wait(self._tasks, timeout=grace)
+        for name, task in self._tasks.items():
+            if self._loops[name].cancel_on_stop:
+                task.cancel()
+        _, pending = await asyncio.wait(self._tasks.values(), timeout=grace)
         for task in pending:
             task.cancel()
-        for task in pending:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        # A loop that died has been reported by _on_done already.
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         self._tasks.clear()
         log.info("supervisor_stopped")

@@ -75,7 +75,7 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
     )
     supervisor.add("watchdog", watchdog.run_pass, settings.watchdog_period_seconds)
     listener = Listener(settings.database_dsn, {QUEUED_CHANNEL: outbox_loop.wake})
-    supervisor.add("listener", listener.run_pass, LISTENER_RETRY_SECONDS)
+    supervisor.add("listener", listener.run_pass, LISTENER_RETRY_SECONDS, cancel_on_stop=True)
     nats.subscribe(settings.subjects.result, INBOX_QUEUE_GROUP, runtime.inbox.on_message)
 
     async def wake_outbox() -> None:

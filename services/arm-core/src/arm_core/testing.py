@@ -10,14 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import nats
+import psycopg
 import pytest
 import uvicorn
+from nats.aio.client import Client as NatsClient
+from nats.aio.msg import Msg
+from psycopg.rows import dict_row
 
 from arm_core.app import create_app
 from arm_core.db.migrate import upgrade
@@ -25,6 +30,16 @@ from arm_core.settings import CoreSettings
 from arm_ka_devstack.nats_server import NatsServer
 from arm_ka_devstack.postgres import EmbeddedPostgres
 from arm_ka_devstack.processes import free_port
+from arm_ka_platform.settings import Subjects
+from recognition_contract import (
+    NATS_MSG_ID,
+    ResultEnvelope,
+    ServiceInfo,
+    Status,
+    ack_msg_id,
+    dump_envelope,
+    result_msg_id,
+)
 
 TEMPLATE = "arm_ka_template"
 
@@ -113,3 +128,154 @@ async def run_core(settings: CoreSettings) -> AsyncIterator[RunningCore]:
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, timeout=15)
+
+
+async def wait_until(
+    predicate: Callable[[], Awaitable[Any]], timeout: float = 10.0, interval: float = 0.05
+) -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail the test after ``timeout``."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await predicate()
+        if value:
+            return value
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s (last value {value!r})")
+        await asyncio.sleep(interval)
+
+
+async def insert_file_with_job(
+    dsn: str,
+    *,
+    file_type: str = "XLSX",
+    pipeline: str = "tabular",
+    status: str = "queued",
+    attempt: int = 1,
+    max_attempts: int = 3,
+    original_name: str = "ОСВ РБ 2024.xlsx",
+) -> tuple[uuid.UUID, uuid.UUID]:
+    """A stored file and its current recognition job, written straight to the database."""
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=False) as conn:
+        file_id = uuid.uuid4()
+        job_id = uuid.uuid4()
+        key = f"uploads/{file_id}/source"
+        object_id = (
+            await (
+                await conn.execute(
+                    "INSERT INTO s3_object (bucket, key, bucket_role, size, created_by)"
+                    " VALUES ('arm-ka', %s, 'uploads', 1024, 'test') RETURNING id",
+                    (key,),
+                )
+            ).fetchone()
+        )[0]  # type: ignore[index]
+        await conn.execute(
+            "INSERT INTO stored_file (id, original_name, file_type, s3_object_id, status,"
+            " current_recognition_job_id) VALUES (%s, %s, %s, %s, 'UPLOADED', %s)",
+            (file_id, original_name, file_type, object_id, job_id),
+        )
+        await conn.execute(
+            "INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (job_id, file_id, pipeline, attempt, max_attempts, status),
+        )
+        await conn.commit()
+    return file_id, job_id
+
+
+async def fetch_one(dsn: str, query: str, *params: Any) -> dict[str, Any] | None:
+    async with await psycopg.AsyncConnection.connect(dsn, row_factory=dict_row) as conn:
+        return await (await conn.execute(query, params)).fetchone()
+
+
+async def job_row(dsn: str, job_id: uuid.UUID) -> dict[str, Any]:
+    row = await fetch_one(dsn, "SELECT * FROM recognition_job WHERE id = %s", job_id)
+    assert row is not None, f"job {job_id} not found"
+    return row
+
+
+async def file_row(dsn: str, file_id: uuid.UUID) -> dict[str, Any]:
+    row = await fetch_one(dsn, "SELECT * FROM stored_file WHERE id = %s", file_id)
+    assert row is not None, f"file {file_id} not found"
+    return row
+
+
+class StubService:
+    """A recognition service reduced to its wire behaviour, for exercising the core alone.
+
+    It listens on a request subject (real NATS), records what arrives and, when told to,
+    answers with acks and results built by the contract library.
+    """
+
+    def __init__(self, nats_url: str, subjects: Subjects, name: str = "tabular-parser") -> None:
+        self._url = nats_url
+        self.subjects = subjects
+        self.name = name
+        self.requests: asyncio.Queue[Msg] = asyncio.Queue()
+        self._nc: NatsClient | None = None
+        self._subscription: Any = None
+
+    async def connect(self) -> StubService:
+        self._nc = await nats.connect(self._url)
+        return self
+
+    async def listen(self, subject: str | None = None, queue: str = "tabular-parser") -> None:
+        assert self._nc is not None
+        self._subscription = await self._nc.subscribe(
+            subject or self.subjects.tabular_request, queue=queue, cb=self.requests.put
+        )
+        await self._nc.flush()
+
+    async def stop_listening(self) -> None:
+        if self._subscription is not None:
+            await self._subscription.unsubscribe()
+            self._subscription = None
+
+    async def next_request(self, timeout: float = 10.0) -> Msg:
+        return await asyncio.wait_for(self.requests.get(), timeout)
+
+    async def send(
+        self,
+        job_id: uuid.UUID,
+        file_id: uuid.UUID,
+        status: str,
+        *,
+        attempt: int = 1,
+        version: str = "1.0",
+        msg_id: str | None = None,
+        **fields: Any,
+    ) -> None:
+        """Publish an envelope (``processing`` is the ack) with the matching Nats-Msg-Id."""
+        assert self._nc is not None
+        envelope = ResultEnvelope(
+            schema_version=version,
+            job_id=job_id,
+            file_id=file_id,
+            status=Status(status),
+            service=ServiceInfo(
+                name=self.name,
+                version="1.4.2",
+                statements_version=fields.pop("statements_version", None),
+            ),
+            **fields,
+        )
+        if msg_id is None:
+            msg_id = (ack_msg_id if status == "processing" else result_msg_id)(job_id, attempt)
+        await self.send_raw(dump_envelope(envelope, version), {NATS_MSG_ID: msg_id})
+
+    async def send_raw(self, data: bytes, headers: dict[str, str] | None = None) -> None:
+        assert self._nc is not None
+        await self._nc.publish(self.subjects.result, data, headers=headers)
+        await self._nc.flush()
+
+    async def close(self) -> None:
+        if self._nc is not None:
+            await self._nc.close()
+
+
+@pytest.fixture
+async def stub_service(nats_server: NatsServer) -> AsyncIterator[StubService]:
+    service = await StubService(nats_server.url, CoreSettings().subjects).connect()
+    try:
+        yield service
+    finally:
+        await service.close()
