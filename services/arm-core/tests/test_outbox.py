@@ -64,7 +64,7 @@ async def test_nats_недоступен(make_core_settings, nats_server_factory
         server.stop()
         await wait_until(lambda: _is(core.runtime.nats.status == "down"))
         with structlog.testing.capture_logs() as logs:
-            file_id, job_id = await insert_file_with_job(settings.database_dsn)
+            _, job_id = await insert_file_with_job(settings.database_dsn)
             await wait_until(lambda: _is(core.runtime.metrics.publish_failures._value.get() >= 2))
         assert (await job_row(settings.database_dsn, job_id))["status"] == "queued"
         assert any(entry["event"] == "publish_failed" for entry in logs)
@@ -161,5 +161,3 @@ async def _count(settings, status, expected):
 
 async def _is(value: bool) -> bool:
     return value
-
-

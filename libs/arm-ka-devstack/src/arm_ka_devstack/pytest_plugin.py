@@ -30,7 +30,9 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostg
 
 @pytest.fixture(scope="session")
 def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsServer]:
-    server = NatsServer(workdir=tmp_path_factory.mktemp("nats"))
+    # Larger than the 1 MiB default, so that tests can send the oversized messages a
+    # misbehaving peer could send to a server configured like this.
+    server = NatsServer(workdir=tmp_path_factory.mktemp("nats"), config="max_payload: 8388608\n")
     server.start()
     atexit.register(server.stop)
     try:
