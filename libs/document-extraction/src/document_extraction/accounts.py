@@ -1,0 +1,175 @@
+"""Account codes as printed, leading zeros restored, their hierarchy, and the chart they fit."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from document_extraction.grid import CellValue
+
+# A code read from a number without its display format: "8" is shown as "08" by every chart
+# with two-digit synthetic accounts, but the reader had to assume it.
+RESTORED_CODE_PENALTY = 3
+
+_SEGMENT = r"(?:\d{1,4}|[A-Za-zА-ЯЁа-яё]{1,2})"
+_CODE_ONLY = re.compile(rf"(?P<code>\d{{1,3}}(?:[./]{_SEGMENT})*)\.?")
+_CODE_AND_NAME = re.compile(
+    rf"(?P<code>\d{{2,3}}(?:[./]{_SEGMENT})*)\.?(?:\s*[,;:]\s*|\s+[-–—]\s+|\s+)(?P<name>\S.*)",
+    re.DOTALL,
+)
+_FORMAT_SECTION = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[^"\\\[]')
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    name: str | None
+    penalty: int = 0
+
+
+def _pad_synthetic(code: str) -> tuple[str, bool]:
+    head = re.match(r"\d+", code)
+    if head is not None and len(head.group(0)) == 1:
+        return "0" + code, True
+    return code, False
+
+
+def render_code_format(number: int, fmt: str) -> str | None:
+    """Render an integer through a simple Excel display format (``00``, ``00".Н"``, ``00\\.\\Н``).
+
+    Returns None for formats that are not about codes (``General``, ``#,##0.00``, dates).
+    """
+    section = fmt.split(";", 1)[0]
+    bare = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", section).lower()
+    # Grouping, decimals or date parts outside literal text mean an amount or a date format.
+    if not bare or bare in ("general", "@") or re.search(r"[.,edmyhs%/]", bare):
+        return None
+    out: list[str] = []
+    digits_done = False
+    zeros = 0
+    tokens = _FORMAT_SECTION.findall(section)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in ("0", "#"):
+            run = 0
+            while index < len(tokens) and tokens[index] in ("0", "#"):
+                run += tokens[index] == "0"
+                index += 1
+            if digits_done:
+                return None
+            zeros = run
+            out.append(str(number).zfill(zeros))
+            digits_done = True
+            continue
+        if token.startswith('"'):
+            out.append(token[1:-1])
+        elif token.startswith("\\"):
+            out.append(token[1:])
+        elif token.startswith("["):
+            pass
+        elif token in ("_", "*"):
+            index += 1  # the next character is padding, not text
+        else:
+            out.append(token)
+        index += 1
+    if not digits_done:
+        return None
+    return "".join(out).strip() or None
+
+
+def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
+    """The account code (and name, when the cell holds both) of a label cell, or None when the
+    cell does not start with a code."""
+    if cell is None or isinstance(cell, bool):
+        return None
+    if isinstance(cell, int | float) and not isinstance(cell, bool):
+        return _code_from_number(float(cell), fmt)
+    if not isinstance(cell, str):
+        return None
+    text = " ".join(cell.split())
+    if not text:
+        return None
+    match = _CODE_ONLY.fullmatch(text)
+    if match is not None:
+        code, padded = _pad_synthetic(match.group("code"))
+        return Code(code, None, RESTORED_CODE_PENALTY if padded else 0)
+    match = _CODE_AND_NAME.fullmatch(text)
+    if match is not None:
+        name = match.group("name").strip()
+        return Code(match.group("code"), name or None)
+    return None
+
+
+def _code_from_number(value: float, fmt: str | None) -> Code | None:
+    if not math.isfinite(value) or value < 0 or value >= 1000:
+        return None
+    if value == int(value):
+        number = int(value)
+        if fmt:
+            rendered = render_code_format(number, fmt)
+            if rendered is not None:
+                return Code(rendered, None)
+        code, padded = _pad_synthetic(str(number))
+        return Code(code, None, RESTORED_CODE_PENALTY if padded else 0)
+    # 60.1 from a numeric cell: shortest exact decimal, but it could have been "60.10".
+    text = format(value, ".15g")
+    code, _ = _pad_synthetic(text)
+    return Code(code, None, RESTORED_CODE_PENALTY)
+
+
+def parent_codes(code: str) -> list[str]:
+    """Prefixes of a code that could be its parent, longest first: 60.1.1 -> [60.1, 60]."""
+    cuts = [i for i, ch in enumerate(code) if ch in "./"]
+    return [code[:i] for i in reversed(cuts) if i > 0]
+
+
+def synthetic(code: str) -> str:
+    return re.split(r"[./]", code, maxsplit=1)[0]
+
+
+# Accounts that exist in one chart only, or that the two charts name differently. Everything
+# else (01, 10, 51, 60, 80, 84, 90 ...) is common to both and tells nothing.
+_BY_ONLY_CODES = frozenset({"18", "06"})
+_RU_ONLY_CODES = frozenset({"19", "46", "77"})
+_BY_NAMES = (
+    "доходы и расходы по текущей деятельности",
+    "вложения в долгосрочные активы",
+    "расходы на реализацию",
+    "ндс по приобретенным товарам",
+    "выпуск продукции",
+)
+_RU_NAMES = (
+    "продажи",
+    "вложения во внеоборотные активы",
+    "расходы на продажу",
+    "ндс по приобретенным ценностям",
+    "отложенные налоговые обязательства",
+)
+_NAMED_CODES = {"90", "08", "44", "18", "19", "40", "77"}
+
+BY_CHART = "BY-50-2011"
+RU_CHART = "RU-94N"
+UNKNOWN_CHART = "unknown"
+
+
+def detect_chart(accounts: Iterable[tuple[str, str | None]]) -> str:
+    """Which chart the codes fit, from the accounts that differ between the Belarus (No. 50,
+    2011) and Russian (94n) charts; ``unknown`` unless the evidence points one way only."""
+    by = ru = 0
+    for code, name in accounts:
+        syn = synthetic(code)
+        if code == syn:
+            by += syn in _BY_ONLY_CODES
+            ru += syn in _RU_ONLY_CODES
+            if name and syn in _NAMED_CODES:
+                lowered = name.lower().replace("ё", "е")
+                by += any(lowered.startswith(n) for n in _BY_NAMES)
+                ru += any(lowered.startswith(n) for n in _RU_NAMES)
+    if by and not ru:
+        return BY_CHART
+    if ru and not by:
+        return RU_CHART
+    return UNKNOWN_CHART

@@ -1,0 +1,234 @@
+"""Accounting checks. A failure is a warning pointing at the row; numbers are never changed."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from document_extraction.findings import Locate, warning
+from document_extraction.identifiers import (
+    iban_valid,
+    looks_like_iban,
+    tax_id_kind,
+    tax_id_valid,
+)
+from document_extraction.numbers import format_money
+
+ZERO = Decimal(0)
+_COLUMN_NAMES = (
+    "сальдо на начало Дт",
+    "сальдо на начало Кт",
+    "обороты за период Дт",
+    "обороты за период Кт",
+    "сальдо на конец Дт",
+    "сальдо на конец Кт",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OsvLine:
+    id: int
+    parent: int | None
+    index: int  # grid row index
+    label: str
+    values: Sequence[Decimal | None]
+
+
+def _z(value: Decimal | None) -> Decimal:
+    return ZERO if value is None else value
+
+
+def _m(value: Decimal) -> str:
+    return format_money(value) or "0.00"
+
+
+def check_osv(
+    lines: Sequence[OsvLine],
+    totals: Sequence[Decimal | None] | None,
+    totals_index: int | None,
+    money_cols: Sequence[int],
+    locate: Locate,
+    *,
+    general: bool,
+) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    children: dict[int, list[Decimal]] = {}
+    top = [ZERO] * 6
+    for line in lines:
+        v = [_z(x) for x in line.values]
+        expected = v[0] - v[1] + v[2] - v[3]
+        closing = v[4] - v[5]
+        if expected != closing:
+            found.append(
+                warning(
+                    "ROW_BALANCE_MISMATCH",
+                    f"{line.label}: сальдо на конец {_m(closing)} не равно сальдо на начало "
+                    f"{_m(v[0] - v[1])} + оборот Дт {_m(v[2])} − оборот Кт {_m(v[3])} = "
+                    f"{_m(expected)}",
+                    locate.row(line.index),
+                )
+            )
+        if line.parent is None:
+            for i in range(6):
+                top[i] += v[i]
+        else:
+            sums = children.get(line.parent)
+            if sums is None:
+                children[line.parent] = list(v)
+            else:
+                for i in range(6):
+                    sums[i] += v[i]
+    for line in lines:
+        sums = children.get(line.id)
+        if sums is None:
+            continue
+        for i in _mismatched(line.values, sums):
+            found.append(
+                warning(
+                    "PARENT_SUM_MISMATCH",
+                    f"{line.label}: {_COLUMN_NAMES[i]} {_m(_z(line.values[i]))} не равно сумме "
+                    f"вложенных строк {_m(sums[i])}",
+                    locate.row(line.index, money_cols[i]),
+                )
+            )
+    if totals is not None and totals_index is not None:
+        for i in range(6):
+            if _z(totals[i]) != top[i]:
+                found.append(
+                    warning(
+                        "TOTALS_MISMATCH",
+                        f"Итого не равно сумме строк верхнего уровня: {_COLUMN_NAMES[i]} "
+                        f"{_m(_z(totals[i]))} ≠ {_m(top[i])}",
+                        locate.row(totals_index, money_cols[i]),
+                    )
+                )
+    if general:
+        balance = [_z(x) for x in totals] if totals is not None else top
+        where = locate.row(totals_index) if totals_index is not None else locate.where()
+        for i, what in ((0, "сальдо на начало"), (2, "обороты за период"), (4, "сальдо на конец")):
+            if balance[i] != balance[i + 1]:
+                found.append(
+                    warning(
+                        "DEBIT_CREDIT_MISMATCH",
+                        f"Итог по дебету не равен итогу по кредиту: {what} Дт "
+                        f"{_m(balance[i])} ≠ Кт {_m(balance[i + 1])}",
+                        where,
+                    )
+                )
+    return found
+
+
+def _mismatched(parent: Sequence[Decimal | None], sums: Sequence[Decimal]) -> list[int]:
+    bad: list[int] = []
+    p = [_z(x) for x in parent]
+    for i in (0, 4):
+        if p[i] == sums[i] and p[i + 1] == sums[i + 1]:
+            continue
+        # A parent may show its balance collapsed to one side while children show both.
+        collapsed = p[i] == ZERO or p[i + 1] == ZERO
+        if collapsed and p[i] - p[i + 1] == sums[i] - sums[i + 1]:
+            continue
+        bad.extend(j for j in (i, i + 1) if p[j] != sums[j])
+    bad.extend(j for j in (2, 3) if p[j] != sums[j])
+    return sorted(bad)
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    index: int
+    date: datetime.date | None
+    debit: Decimal | None
+    credit: Decimal | None
+
+
+def check_statement(
+    lines: Sequence[StatementLine],
+    opening: Decimal | None,
+    closing: Decimal | None,
+    total_debit: Decimal | None,
+    total_credit: Decimal | None,
+    totals_where: dict[str, Any],
+    period: tuple[datetime.date | None, datetime.date | None] | None,
+    locate: Locate,
+    date_col: int | None,
+) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    debits = sum((_z(line.debit) for line in lines), ZERO)
+    credits = sum((_z(line.credit) for line in lines), ZERO)
+    if opening is None or closing is None:
+        missing = "входящий" if opening is None else "исходящий"
+        found.append(
+            warning(
+                "BALANCE_MISSING",
+                f"Не найден {missing} остаток: сверка оборотов невозможна",
+                locate.where(),
+            )
+        )
+    elif opening + credits - debits != closing:
+        found.append(
+            warning(
+                "BALANCE_MISMATCH",
+                f"Входящий остаток {_m(opening)} + поступления {_m(credits)} − списания "
+                f"{_m(debits)} = {_m(opening + credits - debits)} не равно исходящему остатку "
+                f"{_m(closing)}",
+                totals_where,
+            )
+        )
+    if total_debit is not None and total_debit != debits:
+        found.append(
+            warning(
+                "TOTALS_MISMATCH",
+                f"Сумма строк по дебету {_m(debits)} не равна итогу выписки {_m(total_debit)}",
+                totals_where,
+            )
+        )
+    if total_credit is not None and total_credit != credits:
+        found.append(
+            warning(
+                "TOTALS_MISMATCH",
+                f"Сумма строк по кредиту {_m(credits)} не равна итогу выписки {_m(total_credit)}",
+                totals_where,
+            )
+        )
+    if period is not None:
+        start, end = period
+        for line in lines:
+            if line.date is None:
+                continue
+            if (start is not None and line.date < start) or (end is not None and line.date > end):
+                found.append(
+                    warning(
+                        "DATE_OUTSIDE_PERIOD",
+                        f"Дата операции {line.date:%d.%m.%Y} вне периода выписки",
+                        locate.row(line.index, date_col),
+                    )
+                )
+    return found
+
+
+def check_tax_id(tax_id: str | None, where: dict[str, Any], whose: str) -> list[dict[str, Any]]:
+    if tax_id is None or tax_id_valid(tax_id):
+        return []
+    kind = tax_id_kind(tax_id)
+    return [
+        warning(
+            "TAX_ID_CHECK_FAILED",
+            f"Контрольная цифра {kind} {tax_id} ({whose}) не сходится",
+            where,
+        )
+    ]
+
+
+def check_account(account: str | None, where: dict[str, Any], whose: str) -> list[dict[str, Any]]:
+    if account is None or not looks_like_iban(account) or iban_valid(account):
+        return []
+    return [
+        warning(
+            "IBAN_CHECK_FAILED",
+            f"Счет {account} ({whose}) не проходит проверку контрольных цифр IBAN",
+            where,
+        )
+    ]

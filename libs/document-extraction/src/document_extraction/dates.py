@@ -1,0 +1,151 @@
+"""Dates of statement lines and report periods as printed in Russian."""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import re
+from dataclasses import dataclass
+
+from document_extraction.grid import CellValue
+
+# Confidence lost when a date was read from text rather than a date cell.
+TEXT_DATE_PENALTY = 1
+
+_MONTHS = (
+    ("янв", 1),
+    ("фев", 2),
+    ("мар", 3),
+    ("апр", 4),
+    ("мая", 5),
+    ("май", 5),
+    ("июн", 6),
+    ("июл", 7),
+    ("авг", 8),
+    ("сен", 9),
+    ("окт", 10),
+    ("ноя", 11),
+    ("дек", 12),
+)
+_MONTH_WORD = (
+    r"(янв\w*|фев\w*|мар\w*|апр\w*|ма[йя]\w*|июн\w*|июл\w*|авг\w*|сен\w*|окт\w*|ноя\w*|дек\w*)"
+)
+_NUMERIC_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?!\d)")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    start: datetime.date | None
+    end: datetime.date | None
+    text: str
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "from": self.start.isoformat() if self.start else None,
+            "to": self.end.isoformat() if self.end else None,
+            "text": self.text,
+        }
+
+
+def _month(word: str) -> int | None:
+    lowered = word.lower()
+    for stem, number in _MONTHS:
+        if lowered.startswith(stem):
+            return number
+    return None
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    return year + 2000 if year < 100 else year
+
+
+def _last_day(year: int, month: int) -> datetime.date:
+    return datetime.date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _make_date(day: int, month: int, year: int) -> datetime.date | None:
+    try:
+        return datetime.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def parse_date_text(text: str) -> datetime.date | None:
+    stripped = text.strip()
+    match = _NUMERIC_DATE.match(stripped)
+    if match is not None:
+        day, month, year = match.groups()
+        return _make_date(int(day), int(month), _year(year))
+    match = _ISO_DATE.match(stripped)
+    if match is not None:
+        year, month, day = match.groups()
+        return _make_date(int(day), int(month), int(year))
+    return None
+
+
+def parse_date_cell(cell: CellValue) -> tuple[datetime.date | None, int]:
+    """A date cell or a date written as text; the second value is the confidence penalty."""
+    if isinstance(cell, datetime.datetime):
+        return cell.date(), 0
+    if isinstance(cell, datetime.date):
+        return cell, 0
+    if isinstance(cell, str):
+        parsed = parse_date_text(cell)
+        return parsed, (TEXT_DATE_PENALTY if parsed else 0)
+    return None, 0
+
+
+def _explicit_dates(text: str) -> list[datetime.date]:
+    found = [_make_date(int(d), int(m), _year(y)) for d, m, y in _NUMERIC_DATE.findall(text)] + [
+        _make_date(int(d), int(m), int(y)) for y, m, d in _ISO_DATE.findall(text)
+    ]
+    return [d for d in found if d is not None]
+
+
+def parse_period(text: str) -> Period | None:
+    """Period of a report from its printed text; None when the text names no period."""
+    lowered = text.lower().replace("ё", "е")
+    dates = _explicit_dates(text)
+    if len(dates) >= 2:
+        return Period(dates[0], dates[1], text)
+    # "1 квартал 2024", "I квартал 2024 г."
+    match = re.search(r"\b([1-4]|i{1,3}|iv)\s*(?:-?\s*й\s*)?квартал\w*\s+(\d{4})", lowered)
+    if match is not None:
+        quarter = _ROMAN.get(match.group(1)) or int(match.group(1))
+        year = int(match.group(2))
+        return Period(datetime.date(year, 3 * quarter - 2, 1), _last_day(year, 3 * quarter), text)
+    match = re.search(r"\b([12])\s*(?:-?\s*е\s*)?полугоди\w*\s+(\d{4})", lowered)
+    if match is not None:
+        half, year = int(match.group(1)), int(match.group(2))
+        return Period(datetime.date(year, 6 * half - 5, 1), _last_day(year, 6 * half), text)
+    match = re.search(r"\b(\d{1,2})\s+месяц\w*\s+(\d{4})", lowered)
+    if match is not None:
+        months, year = int(match.group(1)), int(match.group(2))
+        if 1 <= months <= 12:
+            return Period(datetime.date(year, 1, 1), _last_day(year, months), text)
+    # "Июль 2024 г. - Июль 2025 г.", "январь - март 2025 г.", "за январь 2025 г."
+    months_found = [
+        (m.start(), _month(m.group(1)), m.group(2))
+        for m in re.finditer(r"\b" + _MONTH_WORD + r"(?:\s+(\d{4}))?", lowered)
+    ]
+    months_found = [(pos, mon, yr) for pos, mon, yr in months_found if mon is not None]
+    if months_found:
+        years = re.findall(r"\b(\d{4})\b", lowered)
+        first, last = months_found[0], months_found[-1]
+        first_year = first[2] or (years[0] if years else None)
+        last_year = last[2] or (years[-1] if years else None)
+        if first_year and last_year and first[1] and last[1]:
+            start = datetime.date(int(first_year), first[1], 1)
+            end = _last_day(int(last_year), last[1])
+            if start <= end:
+                return Period(start, end, text)
+    if len(dates) == 1:
+        return Period(dates[0], dates[0], text)
+    match = re.search(r"\b(?:за\s+)?(\d{4})\s*(?:г\.?|год)", lowered)
+    if match is not None:
+        year = int(match.group(1))
+        return Period(datetime.date(year, 1, 1), datetime.date(year, 12, 31), text)
+    return None

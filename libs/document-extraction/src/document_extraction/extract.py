@@ -1,0 +1,88 @@
+"""Every grid of a file into documents; the file's status, warnings and chart of accounts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from document_extraction.accounts import UNKNOWN_CHART, detect_chart
+from document_extraction.findings import INFO, Locate, needs_check, warning
+from document_extraction.grid import Grid
+from document_extraction.headers import find_osv_header, find_statement_header
+from document_extraction.osv import build_osv
+from document_extraction.statement import build_statement
+from document_extraction.text import is_empty
+from document_extraction.titles import read_titles
+
+
+class NoDocumentFound(Exception):
+    """No grid of the file holds a trial balance or a bank statement."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Extraction:
+    documents: list[dict[str, Any]]
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    group_schema: str = UNKNOWN_CHART
+    status: Literal["done", "needs_check"] = "done"
+
+
+def _describe(grid: Grid) -> str:
+    return f"страница {grid.page or 1}" if grid.kind == "page" else f"лист «{grid.name}»"
+
+
+def extract(grids: Sequence[Grid]) -> Extraction:
+    """Recognise each grid on its own: a trial balance, a statement, or nothing (skipped)."""
+    documents: list[dict[str, Any]] = []
+    file_warnings: list[dict[str, Any]] = []
+    charts: set[str] = set()
+    empty = 0
+    for grid in grids:
+        if not any(any(not is_empty(c) for c in row) for row in grid.rows[:1000]) and not any(
+            any(not is_empty(c) for c in row) for row in grid.rows[1000:]
+        ):
+            empty += 1
+            file_warnings.append(
+                warning("SHEET_SKIPPED", f"{_describe(grid)} пуст", Locate(grid).where(), INFO)
+            )
+            continue
+        osv_header = find_osv_header(grid.rows)
+        if osv_header is not None:
+            titles = read_titles(grid.rows, osv_header.first_row)
+            document = build_osv(grid, osv_header, titles)
+            documents.append(document)
+            chart = detect_chart(
+                (row["code"], row["name"]) for row in document["rows"] if row["code"]
+            )
+            charts.add(chart)
+            continue
+        statement_header = find_statement_header(grid.rows)
+        if statement_header is not None:
+            documents.append(build_statement(grid, statement_header))
+            continue
+        file_warnings.append(
+            warning(
+                "SHEET_SKIPPED",
+                f"{_describe(grid)}: не найдено ни ОСВ, ни выписки",
+                Locate(grid).where(),
+                INFO,
+            )
+        )
+    if not documents:
+        if not grids or empty == len(grids):
+            raise NoDocumentFound("Файл не содержит данных")
+        raise NoDocumentFound("В файле не найдено ни ОСВ, ни выписки")
+    known = charts - {UNKNOWN_CHART}
+    group_schema = known.pop() if len(known) == 1 else UNKNOWN_CHART
+    flagged = needs_check(file_warnings) or any(needs_check(d["warnings"]) for d in documents)
+    return Extraction(
+        documents=documents,
+        warnings=file_warnings,
+        group_schema=group_schema,
+        status="needs_check" if flagged else "done",
+    )

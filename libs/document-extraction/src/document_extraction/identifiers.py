@@ -1,0 +1,100 @@
+"""Taxpayer numbers (Belarus УНП, Russian ИНН), IBANs and bank identifiers, with check digits."""
+
+from __future__ import annotations
+
+import re
+
+_UNP_WEIGHTS = (29, 23, 19, 17, 13, 7, 5, 3)
+_INN10_WEIGHTS = (2, 4, 10, 3, 5, 9, 4, 6, 8)
+_INN11_WEIGHTS = (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
+_INN12_WEIGHTS = (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
+_TAX_ID = re.compile(r"[0-9A-Z]{9}|[0-9]{10}|[0-9]{12}")
+_ACCOUNT = re.compile(r"[0-9A-Z]{5,34}")
+_BIC = re.compile(r"[0-9A-Z]{8}|[0-9A-Z]{11}|[0-9]{9}")
+_IBAN = re.compile(r"[A-Z]{2}\d{2}[0-9A-Z]{11,30}")
+_BY_IBAN = re.compile(r"BY\d{2}[A-Z]{4}\d{4}[0-9A-Z]{16}")
+# Latin look-alikes that OCR and hand typing put into identifiers.
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТХ", "ABEKMHOPCTX")
+
+
+def compact(text: str) -> str:
+    """Identifier without spaces, upper case, Cyrillic look-alike letters made Latin."""
+    return re.sub(r"[\s\u00a0\u202f-]", "", text).upper().translate(_LOOKALIKES)
+
+
+def unp_valid(unp: str) -> bool:
+    """Belarus УНП: 9 characters, the last a check digit: weights 29,23,19,17,13,7,5,3 over the
+    base-36 values of the first eight, sum mod 11 (10 is never issued)."""
+    if len(unp) != 9 or not unp.isalnum() or not unp[8].isdigit():
+        return False
+    try:
+        total = sum(w * int(ch, 36) for w, ch in zip(_UNP_WEIGHTS, unp[:8], strict=True))
+    except ValueError:
+        return False
+    check = total % 11
+    return check != 10 and check == int(unp[8])
+
+
+def _inn_digit(digits: str, weights: tuple[int, ...]) -> int:
+    return sum(w * int(d) for w, d in zip(weights, digits, strict=False)) % 11 % 10
+
+
+def inn_valid(inn: str) -> bool:
+    """Russian ИНН: 10 digits (organisation) or 12 (individual) with their check digits."""
+    if not inn.isdigit():
+        return False
+    if len(inn) == 10:
+        return _inn_digit(inn[:9], _INN10_WEIGHTS) == int(inn[9])
+    if len(inn) == 12:
+        return _inn_digit(inn[:10], _INN11_WEIGHTS) == int(inn[10]) and _inn_digit(
+            inn[:11], _INN12_WEIGHTS
+        ) == int(inn[11])
+    return False
+
+
+def tax_id_valid(tax_id: str) -> bool:
+    if len(tax_id) == 9:
+        return unp_valid(tax_id)
+    return inn_valid(tax_id)
+
+
+def tax_id_kind(tax_id: str) -> str:
+    return "УНП" if len(tax_id) == 9 else "ИНН"
+
+
+def looks_like_iban(account: str) -> bool:
+    return _IBAN.fullmatch(account) is not None
+
+
+def iban_valid(iban: str) -> bool:
+    """ISO 13616 / ISO 7064 mod 97-10; a Belarus IBAN also has its fixed 28-character shape."""
+    if not looks_like_iban(iban):
+        return False
+    if iban.startswith("BY") and _BY_IBAN.fullmatch(iban) is None:
+        return False
+    rearranged = iban[4:] + iban[:4]
+    digits = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(digits) % 97 == 1
+
+
+def normalize_tax_id(text: str) -> str | None:
+    candidate = compact(text)
+    return candidate if _TAX_ID.fullmatch(candidate) else None
+
+
+def normalize_account(text: str) -> str | None:
+    candidate = compact(text)
+    return candidate if _ACCOUNT.fullmatch(candidate) else None
+
+
+def normalize_bic(text: str) -> str | None:
+    candidate = compact(text)
+    return candidate if _BIC.fullmatch(candidate) else None
+
+
+def find_tax_id(text: str) -> str | None:
+    """The number after УНП / ИНН in a line of text."""
+    match = re.search(r"(?:УНП|ИНН)\s*[:№]?\s*([0-9A-ZА-Я]{9,12})\b", text, re.IGNORECASE)
+    if match is None:
+        return None
+    return normalize_tax_id(match.group(1))

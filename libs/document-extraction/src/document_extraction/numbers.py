@@ -1,0 +1,118 @@
+"""Amounts as printed: numeric cells and Russian-style text, into exact decimals."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from document_extraction.grid import CellValue
+
+# Confidence lost by one cell when its amount had to be read from text.
+TEXT_AMOUNT_PENALTY = 1
+# Extra loss for a sign in parentheses: a convention, not a minus sign.
+PARENTHESES_PENALTY = 1
+# Extra loss when the separators allowed two readings (1.234 or 1,234,567).
+AMBIGUOUS_SEPARATORS_PENALTY = 5
+
+CENT = Decimal("0.01")
+_SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\u2007\u2008\u200a'’")
+_MINUS = ("-", "\u2212", "\u2013", "\u2014")
+_PLAIN = re.compile(r"\d+(?:[.,]\d+)?")
+_GROUPED_COMMA = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_GROUPED_DOT = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_SPACED = re.compile(r"[-\u2212(]?\s*\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?\s*\)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A parsed amount: ``value`` is None for an empty cell; ``problem`` says why a non-empty
+    cell could not be read (the value is then None too)."""
+
+    value: Decimal | None
+    penalty: int = 0
+    problem: str | None = None
+
+
+EMPTY = Amount(None)
+
+
+def parse_amount(cell: CellValue) -> Amount:
+    if cell is None:
+        return EMPTY
+    if isinstance(cell, bool):
+        return Amount(None, problem=f"логическое значение {cell} вместо суммы")
+    if isinstance(cell, int):
+        return Amount(Decimal(cell))
+    if isinstance(cell, float):
+        if not math.isfinite(cell):
+            return Amount(None, problem="нечисловое значение")
+        # Excel keeps 15 significant digits: anything beyond is binary noise (0.1 + 0.2).
+        return Amount(Decimal(format(cell, ".15g")))
+    if isinstance(cell, str):
+        return parse_amount_text(cell)
+    return Amount(None, problem=f"дата {cell} вместо суммы")
+
+
+def parse_amount_text(text: str) -> Amount:
+    raw = text.strip()
+    if not raw or raw in _MINUS:
+        return EMPTY
+    penalty = TEXT_AMOUNT_PENALTY
+    negative = False
+    body = raw
+    if body.startswith("(") and body.endswith(")"):
+        negative = True
+        penalty += PARENTHESES_PENALTY
+        body = body[1:-1].strip()
+    if body[:1] in _MINUS:
+        negative = not negative
+        body = body[1:].strip()
+    elif body[:1] == "+":
+        body = body[1:].strip()
+    spaced = body.translate(_SPACES)
+    if spaced != body and not _SPACED.fullmatch(body):
+        return Amount(None, problem=f"не удалось прочитать сумму «{raw}»")
+    body = spaced
+    if _PLAIN.fullmatch(body):
+        number = body.replace(",", ".")
+    elif _GROUPED_COMMA.fullmatch(body):
+        number = body.replace(",", "")
+        penalty += AMBIGUOUS_SEPARATORS_PENALTY
+    elif _GROUPED_DOT.fullmatch(body):
+        number = body.replace(".", "").replace(",", ".")
+        penalty += AMBIGUOUS_SEPARATORS_PENALTY
+    else:
+        return Amount(None, problem=f"не удалось прочитать сумму «{raw}»")
+    try:
+        value = Decimal(number)
+    except InvalidOperation:
+        return Amount(None, problem=f"не удалось прочитать сумму «{raw}»")
+    return Amount(-value if negative else value, penalty)
+
+
+def find_amount_in_text(text: str) -> Amount:
+    """The first amount inside a free-text line ("Входящий остаток: 15 300,00 BYN")."""
+    for match in re.finditer(r"\(?[-\u2212]?\s*\d[\d \u00a0\u202f\u2009]*(?:[.,]\d+)?\)?", text):
+        candidate = match.group(0).strip()
+        if not candidate:
+            continue
+        amount = parse_amount_text(candidate)
+        if amount.value is not None:
+            return amount
+    return EMPTY
+
+
+def has_excess_precision(value: Decimal) -> bool:
+    return value != value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def format_money(value: Decimal | None) -> str | None:
+    """Money as the contract wants it: a string with two fraction digits, never a float."""
+    if value is None:
+        return None
+    quantized = value.quantize(CENT, rounding=ROUND_HALF_UP)
+    if quantized == 0:
+        return "0.00"
+    return f"{quantized:f}"

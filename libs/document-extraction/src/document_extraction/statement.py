@@ -1,0 +1,451 @@
+"""A bank statement grid into a statementDocument: header fields, lines, checks, confidence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from document_extraction.checks import (
+    StatementLine,
+    check_account,
+    check_statement,
+    check_tax_id,
+)
+from document_extraction.confidence import (
+    LOW_CONFIDENCE,
+    UNREADABLE_CELL_PENALTY,
+    document_confidence,
+    ocr_of,
+    row_confidence,
+)
+from document_extraction.dates import Period, parse_date_cell
+from document_extraction.findings import Locate, capped, warning
+from document_extraction.grid import CellValue, Grid
+from document_extraction.headers import MAX_COLUMNS, StatementHeader
+from document_extraction.identifiers import (
+    find_tax_id,
+    inn_valid,
+    normalize_account,
+    normalize_bic,
+    normalize_tax_id,
+    unp_valid,
+)
+from document_extraction.numbers import (
+    Amount,
+    find_amount_in_text,
+    format_money,
+    has_excess_precision,
+    parse_amount,
+)
+from document_extraction.text import as_text, clean, is_empty, line_of, norm
+from document_extraction.titles import currency_in, period_in
+
+_OPENING = re.compile(r"^(?:входящий остаток|остаток на начало|входящее сальдо|сальдо на начало)")
+_CLOSING = re.compile(r"^(?:исходящий остаток|остаток на конец|исходящее сальдо|сальдо на конец)")
+_BANK = re.compile(r"^(?:банк\b|наименование банка|обслуживающий банк)")
+_BIC_LABEL = re.compile(r"^(?:бик|bic|swift)\b")
+_ACCOUNT = re.compile(
+    r"^(?:(?:расч[её]тный|текущий|лицевой|валютный)\s+)?сч[её]т\b|^iban\b|^р/с|^номер сч[её]та"
+)
+_CURRENCY = re.compile(r"^валюта")
+_HOLDER = re.compile(
+    r"^(?:клиент|владелец сч[её]та|владелец|наименование клиента|организация"
+    r"|наименование организации)\b"
+)
+_TAX_LABEL = re.compile(r"^(?:унп|инн)\b")
+_TOTALS = re.compile(r"^(?:итого|всего|обороты|оборот за)")
+_TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
+_TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
+_BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
+_BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
+_ACCOUNT_IN_TITLE = re.compile(
+    r"по сч[её]ту\s*№?\s*([A-Z]{2}\d{2}[0-9A-Z ]{11,40}?|\d{20})(?=\s|$|,)", re.I
+)
+_NUMERIC_CURRENCIES = {"933": "BYN", "840": "USD", "978": "EUR", "643": "RUB", "810": "RUB"}
+
+
+@dataclass
+class _Labelled:
+    text: str | None  # the value written after the label in the same cell
+    cell: CellValue  # the next non-empty cell to the right, when the label cell held no value
+    column: int
+
+
+def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled | None:
+    width = min(len(row), MAX_COLUMNS)
+    for col in range(width):
+        cell = row[col]
+        if not isinstance(cell, str):
+            continue
+        text = " ".join(cell.split())
+        lowered = text.lower().replace("ё", "е")
+        match = pattern.search(lowered)
+        if match is None or match.start() != 0:
+            continue
+        rest = text[match.end() :]
+        rest = re.sub(r"^[^:]*?:\s*", "", rest, count=1) if ":" in rest[:40] else rest
+        rest = rest.strip(" :-—")
+        if rest:
+            return _Labelled(rest, None, col)
+        for nxt in range(col + 1, width):
+            if not is_empty(row[nxt]):
+                return _Labelled(None, row[nxt], nxt)
+        return _Labelled(None, None, col)
+    return None
+
+
+def _value_text(found: _Labelled) -> str | None:
+    return found.text if found.text is not None else as_text(found.cell)
+
+
+def _value_amount(found: _Labelled) -> Amount:
+    if found.text is not None:
+        return find_amount_in_text(found.text)
+    return parse_amount(found.cell)
+
+
+def _currency(text: str | None) -> str | None:
+    if not text:
+        return None
+    match = re.search(r"\b(933|840|978|643|810)\b", text)
+    named = currency_in(text)
+    if named is not None:
+        return named
+    if match is not None:
+        return _NUMERIC_CURRENCIES[match.group(1)]
+    code = re.search(r"\b([A-Z]{3})\b", text)
+    return code.group(1) if code else None
+
+
+def _tax_id(cell: CellValue) -> str | None:
+    text = as_text(cell)
+    if text is None:
+        return None
+    candidate = normalize_tax_id(text)
+    # A taxpayer number stored as a number loses its leading zero (ИНН 0278...).
+    if isinstance(cell, int | float) and text.isdigit():
+        if len(text) == 9 and not unp_valid(text) and inn_valid("0" + text):
+            return "0" + text
+        if len(text) == 11 and inn_valid("0" + text):
+            return "0" + text
+    return candidate
+
+
+@dataclass
+class _Head:
+    bank_name: str | None = None
+    bank_bic: str | None = None
+    account: str | None = None
+    account_where: dict[str, Any] | None = None
+    currency: str | None = None
+    holder_name: str | None = None
+    holder_tax_id: str | None = None
+    holder_where: dict[str, Any] | None = None
+    period: Period | None = None
+    opening: Decimal | None = None
+    closing: Decimal | None = None
+    closing_index: int | None = None
+    opening_index: int | None = None
+
+
+def _read_head_line(
+    head: _Head,
+    row: Sequence[CellValue],
+    index: int,
+    locate: Locate,
+    warnings: list[dict[str, Any]],
+) -> None:
+    line = line_of(list(row[:MAX_COLUMNS]))
+    if not line:
+        return
+    lowered = norm(line)
+    if lowered.startswith("выписка"):
+        match = _ACCOUNT_IN_TITLE.search(line)
+        if head.account is None and match is not None:
+            head.account = normalize_account(match.group(1))
+            head.account_where = locate.row(index)
+        if head.period is None:
+            head.period = period_in(line)
+        return
+    if head.opening is None and (found := _labelled(row, _OPENING)) is not None:
+        head.opening = _balance(found, index, locate, warnings)
+        head.opening_index = index
+        return
+    if head.closing is None and (found := _labelled(row, _CLOSING)) is not None:
+        head.closing = _balance(found, index, locate, warnings)
+        head.closing_index = index
+        return
+    if head.bank_bic is None:
+        match = _BIC_IN_TEXT.search(line)
+        if match is not None:
+            head.bank_bic = normalize_bic(match.group(1))
+        elif (found := _labelled(row, _BIC_LABEL)) is not None:
+            text = _value_text(found)
+            head.bank_bic = normalize_bic(text) if text else None
+    if head.bank_name is None and (found := _labelled(row, _BANK)) is not None:
+        text = _value_text(found)
+        if text:
+            head.bank_name = _BIC_IN_TEXT.sub("", text).strip(" ,;") or None
+        return
+    if head.account is None and (found := _labelled(row, _ACCOUNT)) is not None:
+        text = _value_text(found)
+        if text:
+            token = re.match(r"[0-9A-Za-zА-Яа-я \u00a0]+", text)
+            head.account = normalize_account(token.group(0)) if token else None
+            head.account_where = locate.row(index, found.column)
+            if head.currency is None:
+                head.currency = _currency(text[token.end() :] if token else None)
+        return
+    if head.currency is None and (found := _labelled(row, _CURRENCY)) is not None:
+        head.currency = _currency(_value_text(found))
+        return
+    if head.holder_name is None and (found := _labelled(row, _HOLDER)) is not None:
+        text = _value_text(found)
+        if text:
+            tax = find_tax_id(line)
+            head.holder_name = (
+                re.sub(
+                    r"[,;(]?\s*(?:УНП|ИНН)\s*[:№]?\s*[0-9A-ZА-Я]{9,12}\)?", "", text, flags=re.I
+                ).strip(" ,;")
+                or None
+            )
+            head.holder_where = locate.row(index)
+            if tax is not None:
+                head.holder_tax_id = tax
+        return
+    if head.holder_tax_id is None and (found := _labelled(row, _TAX_LABEL)) is not None:
+        text = _value_text(found)
+        head.holder_tax_id = normalize_tax_id(text) if text else None
+        head.holder_where = head.holder_where or locate.row(index)
+        return
+    if head.period is None:
+        head.period = period_in(line)
+
+
+def _balance(
+    found: _Labelled, index: int, locate: Locate, warnings: list[dict[str, Any]]
+) -> Decimal | None:
+    amount = _value_amount(found)
+    if amount.problem is not None:
+        warnings.append(
+            warning(
+                "AMOUNT_UNREADABLE", f"Остаток не распознан: {amount.problem}", locate.row(index)
+            )
+        )
+    return amount.value
+
+
+def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
+    locate = Locate(grid)
+    rows = grid.rows
+    cols = header.columns
+    warnings: list[dict[str, Any]] = []
+    head = _Head()
+    for index in range(header.row):
+        _read_head_line(head, rows[index], index, locate, warnings)
+    if head.currency is None:
+        for index in range(header.row):
+            head.currency = currency_in(line_of(list(rows[index][:MAX_COLUMNS])))
+            if head.currency:
+                break
+
+    debit_eq = cols.get("debit_equivalent")
+    credit_eq = cols.get("credit_equivalent")
+    if "equivalent" in cols:
+        debit_eq = cols["equivalent"] if debit_eq is None else debit_eq
+        credit_eq = header.extra.get("equivalent", credit_eq)
+    has_equivalents = debit_eq is not None or credit_eq is not None
+    date_col = cols["date"]
+    signed = "debit" not in cols
+
+    transactions: list[dict[str, Any]] = []
+    check_lines: list[StatementLine] = []
+    confidences: list[float] = []
+    total_debit: Decimal | None = None
+    total_credit: Decimal | None = None
+    totals_index: int | None = None
+    last_index = header.row
+    used_cols = [c for c in cols.values()]
+
+    def cell(row: Sequence[CellValue], name: str) -> CellValue:
+        col = cols.get(name)
+        return row[col] if col is not None and col < len(row) else None
+
+    def money(row: Sequence[CellValue], col: int | None, index: int) -> tuple[Decimal | None, int]:
+        if col is None or col >= len(row):
+            return None, 0
+        amount = parse_amount(row[col])
+        if amount.problem is not None:
+            warnings.append(
+                warning(
+                    "AMOUNT_UNREADABLE",
+                    f"Сумма не распознана: {amount.problem}",
+                    locate.row(index, col),
+                )
+            )
+            return None, UNREADABLE_CELL_PENALTY
+        if amount.value is not None and has_excess_precision(amount.value):
+            warnings.append(
+                warning(
+                    "AMOUNT_PRECISION",
+                    f"Сумма {amount.value} содержит больше двух знаков после запятой",
+                    locate.row(index, col),
+                )
+            )
+        return amount.value, amount.penalty
+
+    for index in range(header.row + 1, len(rows)):
+        row = rows[index]
+        date, date_penalty = parse_date_cell(row[date_col] if date_col < len(row) else None)
+        if date is None:
+            line = line_of(list(row[:MAX_COLUMNS]))
+            if not line:
+                continue
+            lowered = norm(line)
+            if _TOTALS.match(lowered):
+                totals_index = index
+                last_index = index
+                if signed:
+                    value = find_amount_in_text(line).value
+                    if value is not None:
+                        if _TOTAL_DEBIT.search(lowered):
+                            total_debit = abs(value)
+                        elif _TOTAL_CREDIT.search(lowered):
+                            total_credit = abs(value)
+                else:
+                    total_debit, _ = money(row, cols.get("debit"), index)
+                    total_credit, _ = money(row, cols.get("credit"), index)
+                continue
+            before = (head.opening, head.closing)
+            _read_head_line(head, row, index, locate, warnings)
+            if (head.opening, head.closing) != before:
+                last_index = index
+            continue
+        penalty = date_penalty
+        if signed:
+            value, cost = money(row, cols.get("amount"), index)
+            debit = -value if value is not None and value < 0 else None
+            credit = value if value is not None and value >= 0 else None
+        else:
+            debit, cost_d = money(row, cols.get("debit"), index)
+            credit, cost_c = money(row, cols.get("credit"), index)
+            cost = max(cost_d, cost_c)
+            if debit is not None and credit is not None:
+                warnings.append(
+                    warning(
+                        "DEBIT_AND_CREDIT",
+                        f"В строке заполнены и дебет {format_money(debit)}, и кредит "
+                        f"{format_money(credit)}; кредит не перенесен в результат",
+                        locate.row(index),
+                    )
+                )
+                credit = None
+        penalty += cost
+        conf = row_confidence(penalty, ocr_of(grid.cell_confidence, index, used_cols))
+        bank = clean(cell(row, "bank"))
+        bic = normalize_bic(as_text(cell(row, "bic")) or "") if "bic" in cols else None
+        if bank is not None and bic is None:
+            match = _BIC_TOKEN.search(bank)
+            if match is not None:
+                bic = match.group(1)
+                bank = bank[: match.start()].strip(" ,;") or None
+        tax_id = _tax_id(cell(row, "tax_id"))
+        account_text = as_text(cell(row, "account"))
+        account = normalize_account(account_text) if account_text else None
+        transaction: dict[str, Any] = {
+            "date": date.isoformat(),
+            "number": as_text(cell(row, "number")),
+            "debit": format_money(debit),
+            "credit": format_money(credit),
+        }
+        if has_equivalents:
+            transaction["debit_equivalent"] = format_money(money(row, debit_eq, index)[0])
+            transaction["credit_equivalent"] = format_money(money(row, credit_eq, index)[0])
+        transaction.update(
+            {
+                "counterparty_name": clean(cell(row, "name")),
+                "counterparty_tax_id": tax_id,
+                "counterparty_account": account,
+                "counterparty_bank": bank,
+                "counterparty_bank_bic": bic,
+                "purpose": clean(cell(row, "purpose")),
+                "confidence": conf,
+                "locator": locate.row(index),
+            }
+        )
+        if tax_id is None and as_text(cell(row, "tax_id")):
+            warnings.append(
+                warning(
+                    "TAX_ID_UNREADABLE",
+                    f"УНП/ИНН контрагента «{as_text(cell(row, 'tax_id'))}» не распознан",
+                    locate.row(index, cols.get("tax_id")),
+                )
+            )
+        warnings.extend(check_tax_id(tax_id, locate.row(index, cols.get("tax_id")), "контрагент"))
+        warnings.extend(
+            check_account(account, locate.row(index, cols.get("account")), "контрагент")
+        )
+        transactions.append(transaction)
+        confidences.append(conf)
+        check_lines.append(StatementLine(index, date, debit, credit))
+        last_index = index
+
+    for balance_index in (head.closing_index, head.opening_index):
+        if balance_index is not None and balance_index > last_index:
+            last_index = balance_index
+    where = locate.row(totals_index) if totals_index is not None else locate.where()
+    if head.closing_index is not None and totals_index is None:
+        where = locate.row(head.closing_index)
+    all_warnings = check_account(head.account, head.account_where or locate.where(), "выписка")
+    all_warnings += check_tax_id(
+        head.holder_tax_id, head.holder_where or locate.where(), "владелец счета"
+    )
+    all_warnings += warnings
+    all_warnings += check_statement(
+        check_lines,
+        head.opening,
+        head.closing,
+        total_debit,
+        total_credit,
+        where,
+        (head.period.start, head.period.end) if head.period else None,
+        locate,
+        date_col,
+    )
+    doc_conf = document_confidence(header.confidence, confidences)
+    if doc_conf < LOW_CONFIDENCE:
+        all_warnings.append(
+            warning(
+                "LOW_CONFIDENCE",
+                f"Низкая уверенность распознавания выписки: {doc_conf}",
+                locate.where(),
+            )
+        )
+    if not transactions:
+        all_warnings.append(
+            warning("NO_ROWS", "В выписке не найдено ни одной операции", locate.where())
+        )
+    first = next((i for i, r in enumerate(rows) if any(not is_empty(c) for c in r)), 0)
+    return {
+        "type": "statement",
+        "header": {
+            "bank_name": head.bank_name,
+            "bank_bic": head.bank_bic,
+            "account": head.account,
+            "currency": head.currency,
+            "holder_name": head.holder_name,
+            "holder_tax_id": head.holder_tax_id,
+            "period": head.period.as_dict() if head.period else None,
+            "opening_balance": format_money(head.opening),
+            "closing_balance": format_money(head.closing),
+            "total_debit": format_money(total_debit),
+            "total_credit": format_money(total_credit),
+        },
+        "transactions": transactions,
+        "confidence": doc_conf,
+        "locator": locate.span(min(first, header.row), last_index),
+        "warnings": capped(all_warnings),
+    }

@@ -1,0 +1,59 @@
+"""Header and label text compared the way a reader sees it."""
+
+from __future__ import annotations
+
+import re
+
+from document_extraction.grid import CellValue
+
+_HYPHEN_BREAK = re.compile(r"-\s*\n\s*")
+_SPACE = re.compile(r"\s+")
+
+
+def norm(cell: CellValue) -> str:
+    """Lower case, ё as е, soft hyphens and words broken over lines joined, spaces collapsed."""
+    if not isinstance(cell, str):
+        return ""
+    text = cell.replace("\u00ad", "")
+    text = _HYPHEN_BREAK.sub("", text)
+    return _SPACE.sub(" ", text).strip().lower().replace("ё", "е")
+
+
+def clean(cell: CellValue) -> str | None:
+    """A text cell as printed (spaces collapsed), or None when it is empty or not text."""
+    if isinstance(cell, str):
+        text = _SPACE.sub(" ", cell.replace("\u00ad", "")).strip()
+        return text or None
+    return None
+
+
+def as_text(cell: CellValue) -> str | None:
+    """Any cell as printed text: numbers without a trailing .0, dates as dd.mm.yyyy."""
+    if cell is None or isinstance(cell, bool):
+        return None
+    if isinstance(cell, str):
+        return clean(cell)
+    if isinstance(cell, float):
+        return str(int(cell)) if cell.is_integer() else format(cell, ".15g")
+    if isinstance(cell, int):
+        return str(cell)
+    return cell.strftime("%d.%m.%Y")
+
+
+def is_empty(cell: CellValue) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
+
+
+def line_of(row: list[CellValue]) -> str:
+    """The cells of a title row joined as one line of text."""
+    parts = [text for text in (as_text(cell) for cell in row) if text]
+    return " ".join(parts)
+
+
+def column_letters(index: int) -> str:
+    letters = ""
+    number = index + 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
