@@ -1,0 +1,65 @@
+"""What a service plugs into the worker: a pure function from source bytes to documents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from recognition_contract import ErrorCode, FileType, Pipeline
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Documents recognised in one source file, in the contract 2.0 shapes.
+
+    ``warnings`` are the file-level warnings as 2.0 objects ``{code, severity, message,
+    locator}``; document-level ones stay inside each document. The worker turns both into text
+    when it writes contract 1.x.
+    """
+
+    documents: Sequence[Mapping[str, Any]]
+    group_schema: str = "unknown"
+    status: Literal["done", "needs_check"] = "done"
+    warnings: Sequence[Mapping[str, Any]] = ()
+    metrics: Mapping[str, int] = field(default_factory=dict)
+    """Counters for the envelope (``sheets``, ``pages``, ...); the worker adds ``duration_ms``,
+    ``documents`` and ``rows``."""
+
+
+class RecognitionError(Exception):
+    """The file cannot be recognised; ``code`` goes to ``error.code`` of the envelope."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[RecognitionError], tuple[ErrorCode, str]]:
+        # Crosses the process boundary; the default reduce would pass only the joined text.
+        return (RecognitionError, (self.code, self.message))
+
+
+RecognizeFn = Callable[[FileType, bytes, str], Recognition]
+"""``recognize(file_type, source, original_name) -> Recognition`` or ``RecognitionError``.
+
+Runs in a child process: it must be picklable (a module-level function, or a
+``functools.partial`` of one) and must not rely on state of the parent.
+"""
+
+
+@dataclass(frozen=True)
+class Recognizer:
+    """A recognition service as the worker sees it."""
+
+    name: str
+    """Service name: the queue group and ``service.name`` of every envelope."""
+    version: str
+    pipeline: Pipeline
+    """Picks the request subject (tabular or image)."""
+    file_types: frozenset[FileType]
+    recognize: RecognizeFn
+    statements_version: str | None = None
+    preload: tuple[str, ...] = ()
+    """Modules imported once by the process children are forked from, so that a job does not
+    pay for importing them."""

@@ -1,0 +1,228 @@
+"""The result file and the envelopes of one job, in the contract version the service speaks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+from uuid import UUID
+
+from pydantic import ValidationError
+
+from recognition_contract import (
+    MAX_RESULT_FILE_BYTES,
+    ContractError,
+    ErrorCode,
+    ErrorInfo,
+    FileType,
+    ResultEnvelope,
+    S3Ref,
+    SchemaVersion,
+    ServiceInfo,
+    Status,
+    Warning,
+    ack_msg_id,
+    dump_envelope,
+    encode_json,
+    parse_version,
+    result_msg_id,
+    validate_result_file,
+    warning_text,
+)
+from recognition_worker.dedupe import Outgoing
+from recognition_worker.recognition import Recognition, RecognitionError, RecognizeFn
+
+# The envelope repeats the file-level warnings for the core's job view; a file with thousands
+# of them must still fit a NATS message, and the result file has them all anyway.
+MAX_ENVELOPE_WARNINGS: Final = 50
+MAX_ERROR_MESSAGE_CHARS: Final = 1000
+
+
+def _warning(raw: Mapping[str, Any]) -> Warning:
+    return Warning.model_validate(raw)
+
+
+def _warnings_for(raw: Sequence[Mapping[str, Any]], version: SchemaVersion) -> list[Any]:
+    if version.major == 1:
+        return [warning_text(_warning(w)) for w in raw]
+    return [_warning(w).as_json() for w in raw]
+
+
+def _service_json(service: ServiceInfo, version: SchemaVersion) -> dict[str, str]:
+    out = {"name": service.name, "version": service.version}
+    if version.major >= 2 and service.statements_version is not None:
+        out["statements_version"] = service.statements_version
+    return out
+
+
+def result_file_payload(
+    *,
+    job_id: UUID,
+    file_id: UUID,
+    service: ServiceInfo,
+    recognition: Recognition,
+    version: str | SchemaVersion,
+) -> dict[str, Any]:
+    """The result file of a recognised job in ``version``, checked against its schema.
+
+    Raises ``ContractError`` when the documents do not match the schema (a recognizer bug) and
+    pydantic's ``ValidationError`` when a warning is not a 2.0 warning object.
+    """
+    target = version if isinstance(version, SchemaVersion) else parse_version(version)
+    documents: list[dict[str, Any]] = []
+    for document in recognition.documents:
+        doc = dict(document)
+        if "warnings" in doc:
+            doc["warnings"] = _warnings_for(doc["warnings"], target)
+        documents.append(doc)
+    payload: dict[str, Any] = {
+        "schema_version": str(target),
+        "job_id": str(job_id),
+        "file_id": str(file_id),
+        "status": recognition.status,
+        "service": _service_json(service, target),
+        "group_schema": recognition.group_schema,
+        "documents": documents,
+        "warnings": _warnings_for(recognition.warnings, target),
+    }
+    validate_result_file(payload, majors=(target.major,))
+    return payload
+
+
+def encode_result_file(payload: Mapping[str, Any]) -> bytes:
+    return encode_json(payload)
+
+
+def count_rows(documents: Sequence[Mapping[str, Any]]) -> int:
+    """Rows of trial balances plus transactions of statements."""
+    total = 0
+    for document in documents:
+        for key in ("rows", "transactions"):
+            items = document.get(key)
+            if isinstance(items, list):
+                total += len(items)
+    return total
+
+
+@dataclass(frozen=True)
+class EncodedResult:
+    """A result file ready for storage, with what its envelope repeats."""
+
+    body: bytes
+    status: Literal["done", "needs_check"]
+    warnings: tuple[dict[str, Any], ...] = ()
+    """File-level warnings (2.0 objects), at most ``MAX_ENVELOPE_WARNINGS``."""
+    metrics: dict[str, int] = field(default_factory=dict)
+
+
+def recognize_to_result(
+    recognize: RecognizeFn,
+    file_type: FileType,
+    source: bytes,
+    original_name: str,
+    *,
+    job_id: UUID,
+    file_id: UUID,
+    service: ServiceInfo,
+    version: str,
+) -> EncodedResult:
+    """Recognise, build, validate and encode the result file: all the CPU work of a job, so
+    that the service process only moves bytes. Raises ``RecognitionError``."""
+    recognition = recognize(file_type, source, original_name)
+    del source
+    if not recognition.documents:
+        raise RecognitionError(ErrorCode.RECOGNITION_FAILED, "no document was recognised")
+    try:
+        payload = result_file_payload(
+            job_id=job_id,
+            file_id=file_id,
+            service=service,
+            recognition=recognition,
+            version=version,
+        )
+    except (ContractError, ValidationError) as exc:
+        # The recognizer produced something the contract refuses: a defect of the service.
+        raise RecognitionError(
+            ErrorCode.UNKNOWN_ERROR, f"recognised documents do not match the contract: {exc}"
+        ) from None
+    body = encode_result_file(payload)
+    if len(body) > MAX_RESULT_FILE_BYTES:
+        raise RecognitionError(
+            ErrorCode.RECOGNITION_FAILED,
+            f"the result file would be {len(body) // 1024**2} MiB, over the contract limit of "
+            f"{MAX_RESULT_FILE_BYTES // 1024**2} MiB",
+        )
+    metrics = {k: v for k, v in recognition.metrics.items() if isinstance(v, int) and v >= 0}
+    metrics["documents"] = len(recognition.documents)
+    metrics["rows"] = count_rows(recognition.documents)
+    return EncodedResult(
+        body=body,
+        status=recognition.status,
+        warnings=tuple(_warning(w).as_json() for w in recognition.warnings[:MAX_ENVELOPE_WARNINGS]),
+        metrics=metrics,
+    )
+
+
+class Envelopes:
+    """Builds the wire messages of one service: ack, outcome, error, with their msg ids."""
+
+    def __init__(self, service: ServiceInfo, version: str) -> None:
+        self.service = service
+        self.version = version
+
+    def ack(self, job_id: UUID, file_id: UUID, attempt: int) -> Outgoing:
+        envelope = ResultEnvelope(
+            schema_version=self.version,
+            job_id=job_id,
+            file_id=file_id,
+            status=Status.PROCESSING,
+            service=self.service,
+        )
+        return Outgoing(dump_envelope(envelope, self.version), ack_msg_id(job_id, attempt))
+
+    def outcome(
+        self,
+        *,
+        job_id: UUID,
+        file_id: UUID,
+        attempt: int,
+        result: EncodedResult,
+        location: S3Ref,
+        metrics: Mapping[str, int],
+    ) -> Outgoing:
+        envelope = ResultEnvelope(
+            schema_version=self.version,
+            job_id=job_id,
+            file_id=file_id,
+            status=Status(result.status),
+            service=self.service,
+            result_s3=location,
+            result_schema_version=self.version,
+            metrics={**result.metrics, **metrics},
+            warnings=tuple(_warning(w) for w in result.warnings),
+        )
+        return Outgoing(dump_envelope(envelope, self.version), result_msg_id(job_id, attempt))
+
+    def error(
+        self,
+        *,
+        job_id: UUID,
+        file_id: UUID,
+        attempt: int,
+        code: ErrorCode,
+        message: str,
+        metrics: Mapping[str, int] | None = None,
+    ) -> Outgoing:
+        message = message.strip() or code.value
+        if len(message) > MAX_ERROR_MESSAGE_CHARS:
+            message = message[: MAX_ERROR_MESSAGE_CHARS - 1] + "…"
+        envelope = ResultEnvelope(
+            schema_version=self.version,
+            job_id=job_id,
+            file_id=file_id,
+            status=Status.ERROR,
+            service=self.service,
+            error=ErrorInfo(code=code, message=message),
+            metrics=dict(metrics or {}),
+        )
+        return Outgoing(dump_envelope(envelope, self.version), result_msg_id(job_id, attempt))

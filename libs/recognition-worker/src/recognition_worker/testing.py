@@ -1,0 +1,245 @@
+"""Stand-in recognizers for tests of the worker and of services built on it.
+
+They live in an importable module because a recognizer runs in a child process and is found
+there by its qualified name. ``scripted`` reads the source as a one-line instruction, so a test
+chooses the behaviour by the bytes it uploads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID, uuid4
+
+import nats
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+
+from recognition_contract import (
+    NATS_MSG_ID,
+    ContractError,
+    ErrorCode,
+    FileType,
+    Pipeline,
+    ResultEnvelope,
+    encode_json,
+    parse_envelope,
+)
+from recognition_worker.recognition import Recognition, RecognitionError, Recognizer
+
+
+def osv_document(
+    sheet: str = "ОСВ", *, warnings: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A minimal trial balance of contract 2.0: one account row, no totals."""
+    return {
+        "type": "osv",
+        "variant": "general",
+        "title": "Оборотно-сальдовая ведомость",
+        "organisation": None,
+        "period": None,
+        "currency": "BYN",
+        "unit": "units",
+        "account": None,
+        "rows": [
+            {
+                "id": 1,
+                "parent": None,
+                "kind": "account",
+                "level": 0,
+                "code": "01",
+                "name": "Основные средства",
+                "opening_debit": "100.00",
+                "opening_credit": None,
+                "turnover_debit": None,
+                "turnover_credit": None,
+                "closing_debit": "100.00",
+                "closing_credit": None,
+                "confidence": 99,
+                "locator": {"sheet": sheet, "row": 5},
+            }
+        ],
+        "totals": None,
+        "confidence": 99,
+        "locator": {"sheet": sheet, "row": 1, "row_end": 5},
+        "warnings": warnings or [],
+    }
+
+
+def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognition:
+    """``ok`` (or anything unknown): one document; ``needs_check``: one with a warning;
+    ``sleep:<s>``: sleep, then ok; ``hang``: spin forever; ``crash``: abort the process;
+    ``alloc``: allocate without bound; ``error:<CODE>:<text>``: that error; ``off-schema``: a
+    document the contract refuses; ``empty``: no documents; ``raise``: an unexpected bug."""
+    command, _, arg = source.decode("utf-8", "replace").strip().partition(":")
+    if command == "sleep":
+        time.sleep(float(arg))
+    elif command == "hang":
+        while True:
+            pass
+    elif command == "crash":
+        os.abort()
+    elif command == "alloc":
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 * 1024 * 1024))
+    elif command == "error":
+        code, _, text = arg.partition(":")
+        raise RecognitionError(ErrorCode(code), text or code)
+    elif command == "off-schema":
+        return Recognition(documents=[{"type": "osv", "rows": "not a list"}])
+    elif command == "empty":
+        return Recognition(documents=[])
+    elif command == "raise":
+        raise KeyError("a bug")
+    elif command == "needs_check":
+        warning = {
+            "code": "BALANCE_MISMATCH",
+            "severity": "warning",
+            "message": "сальдо не сходится",
+            "locator": {"sheet": "ОСВ", "row": 5},
+        }
+        return Recognition(
+            documents=[osv_document(warnings=[warning])],
+            status="needs_check",
+            group_schema="BY-50-2011",
+            warnings=[{**warning, "code": "FILE_NOTE", "severity": "info"}],
+            metrics={"sheets": 1},
+        )
+    return Recognition(
+        documents=[osv_document(sheet=original_name[:31] or "ОСВ")],
+        group_schema="BY-50-2011",
+        metrics={"sheets": 1},
+    )
+
+
+def scripted_recognizer(name: str = "tabular-parser") -> Recognizer:
+    return Recognizer(
+        name=name,
+        version="0.0.1-test",
+        pipeline=Pipeline.TABULAR,
+        file_types=frozenset({FileType.XLS, FileType.XLSX, FileType.XLSB}),
+        recognize=scripted,
+        preload=("recognition_worker.testing",),
+    )
+
+
+def request_payload(
+    *,
+    job_id: UUID | None = None,
+    file_id: UUID | None = None,
+    key: str | None = None,
+    bucket: str = "arm-ka",
+    file_type: str = "XLSX",
+    pipeline: str = "tabular",
+    original_name: str = "osv.xlsx",
+    attempt: int = 1,
+    deadline_in: float = 30.0,
+    schema_version: str = "1.0",
+) -> dict[str, Any]:
+    """A request as the core publishes it; edit the dict to break it."""
+    job_id = job_id or uuid4()
+    file_id = file_id or uuid4()
+    deadline = datetime.now(UTC) + timedelta(seconds=deadline_in)
+    return {
+        "schema_version": schema_version,
+        "job_id": str(job_id),
+        "file_id": str(file_id),
+        "pipeline": pipeline,
+        "file_type": file_type,
+        "original_name": original_name,
+        "s3": {"bucket": bucket, "key": key or f"uploads/{file_id}/{original_name}"},
+        "reply_deadline": deadline.isoformat().replace("+00:00", "Z"),
+        "attempt": attempt,
+    }
+
+
+@dataclass(frozen=True)
+class Received:
+    """One envelope seen on the result subject, validated by its MAJOR's schema."""
+
+    msg_id: str | None
+    payload: dict[str, Any]
+    envelope: ResultEnvelope
+
+    @property
+    def status(self) -> str:
+        return self.envelope.status.value
+
+
+class ResultCollector:
+    """Listens on the result subject like the core does and keeps everything in order."""
+
+    def __init__(self) -> None:
+        self.received: list[Received] = []
+        self.invalid: list[tuple[bytes, str]] = []
+        self._nc: Client | None = None
+        self._changed = asyncio.Condition()
+        self.probe: Callable[[Received], Awaitable[None]] | None = None
+        """Called as each envelope arrives, e.g. to look at storage at that moment."""
+
+    async def start(self, url: str, subject: str, *, reconnect_wait: float = 0.05) -> None:
+        """Subscribe; after an outage it resubscribes within ``reconnect_wait``. Core NATS
+        keeps nothing for absent subscribers, so a test of an outage makes the collector
+        come back before the publisher does."""
+        self._nc = await nats.connect(
+            url, max_reconnect_attempts=-1, reconnect_time_wait=reconnect_wait
+        )
+        await self._nc.subscribe(subject, cb=self._on_message)
+        await self._nc.flush()
+
+    async def publish(
+        self, subject: str, payload: dict[str, Any] | bytes, msg_id: str | None = None
+    ) -> None:
+        assert self._nc is not None, "start() first"
+        body = payload if isinstance(payload, bytes) else encode_json(payload)
+        if msg_id is None and isinstance(payload, dict):
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                msg_id = f"{UUID(str(payload['job_id']))}:{int(payload['attempt'])}"
+        await self._nc.publish(subject, body, headers={NATS_MSG_ID: msg_id} if msg_id else None)
+        await self._nc.flush()
+
+    async def close(self) -> None:
+        if self._nc is not None:
+            await self._nc.close()
+
+    async def _on_message(self, msg: Msg) -> None:
+        try:
+            envelope = parse_envelope(msg.data)
+        except ContractError as exc:
+            self.invalid.append((msg.data, exc.message))
+        else:
+            headers = msg.headers or {}
+            received = Received(headers.get(NATS_MSG_ID), json.loads(msg.data), envelope)
+            if self.probe is not None:
+                await self.probe(received)
+            self.received.append(received)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def for_job(self, job_id: UUID | str) -> list[Received]:
+        wanted = UUID(str(job_id))
+        return [r for r in self.received if r.envelope.job_id == wanted]
+
+    async def wait_for(
+        self, job_id: UUID | str, count: int = 2, timeout: float = 10.0
+    ) -> list[Received]:
+        """The first ``count`` envelopes of a job (ack and outcome by default)."""
+
+        async def enough() -> list[Received]:
+            async with self._changed:
+                await self._changed.wait_for(lambda: len(self.for_job(job_id)) >= count)
+            return self.for_job(job_id)
+
+        try:
+            return await asyncio.wait_for(enough(), timeout)
+        except TimeoutError:
+            seen = [(r.status, r.msg_id) for r in self.for_job(job_id)]
+            raise AssertionError(f"job {job_id}: {count} envelopes expected, got {seen}") from None
