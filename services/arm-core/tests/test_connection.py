@@ -72,8 +72,12 @@ async def test_subjectы_окружения(make_core_settings, nats_server, mon
             await default_stub.close()
             await asyncio.sleep(0.5)
             assert (await job_row(settings.database_dsn, job_id))["status"] == "processing"
-        # Nothing was published on the default subjects.
-        assert default_listener.requests.qsize() == 1  # only our own stray result above
+        # The core published nothing on the default request subjects.
+        seen = []
+        while not default_listener.requests.empty():
+            seen.append(default_listener.requests.get_nowait().subject)
+        assert "files.tabular_uploaded" not in seen
+        assert "files.img_uploaded" not in seen
     finally:
         await stub.close()
         await default_listener.close()
@@ -152,3 +156,25 @@ async def test_metrics_endpoint(make_core_settings, stub_service: StubService) -
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_subscription_is_restored_after_reconnect(
+    make_core_settings, nats_server_factory
+) -> None:
+    server = nats_server_factory()
+    settings = make_core_settings(nats_url=server.url)
+    dsn = settings.database_dsn
+    async with run_core(settings) as core:
+        assert await core.runtime.nats.wait_connected(5)
+        file_id, job_id = await insert_file_with_job(dsn)
+        await wait_until(lambda: _status(dsn, job_id, "published"))
+        server.stop()
+        await wait_until(lambda: _true(core.runtime.nats.status == "down"))
+        server.start()
+        await wait_until(lambda: _true(core.runtime.nats.status == "ok"), timeout=15)
+        stub = await StubService(server.url, settings.subjects).connect()
+        try:
+            await stub.send(job_id, file_id, "processing")
+            await wait_until(lambda: _status(dsn, job_id, "processing"))
+        finally:
+            await stub.close()

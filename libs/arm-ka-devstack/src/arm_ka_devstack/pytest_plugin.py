@@ -7,6 +7,8 @@ Ctrl-C as well; an ``atexit`` hook covers an interpreter that exits some other w
 from __future__ import annotations
 
 import atexit
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,27 +20,33 @@ from arm_ka_devstack.s3peer import S3Peer
 
 
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
-    server = EmbeddedPostgres(tmp_path_factory.mktemp("postgres") / "data", fast=True)
+def postgres() -> Iterator[EmbeddedPostgres]:
+    # Not under pytest's basetemp: a second pytest run on the machine prunes old basetemps,
+    # which would pull the data directory from under a running server.
+    root = Path(tempfile.mkdtemp(prefix="arm-ka-postgres-"))
+    server = EmbeddedPostgres(root / "data", fast=True)
     server.start()
     atexit.register(server.stop)
     try:
         yield server
     finally:
         server.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def nats_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NatsServer]:
+def nats_server() -> Iterator[NatsServer]:
+    root = Path(tempfile.mkdtemp(prefix="arm-ka-nats-"))
     # Larger than the 1 MiB default, so that tests can send the oversized messages a
     # misbehaving peer could send to a server configured like this.
-    server = NatsServer(workdir=tmp_path_factory.mktemp("nats"), config="max_payload: 8388608\n")
+    server = NatsServer(workdir=root, config="max_payload: 8388608\n")
     server.start()
     atexit.register(server.stop)
     try:
         yield server
     finally:
         server.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

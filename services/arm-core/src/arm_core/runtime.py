@@ -124,6 +124,7 @@ async def running(
     try:
         if nats is not None:
             _exchange_loops(runtime, nats)
+            runtime.inbox.start()
             await nats.start()
             runtime.supervisor.start()
         watcher = asyncio.create_task(_watch(runtime.supervisor, on_fatal), name="fatal-watch")
@@ -134,5 +135,6 @@ async def running(
         await runtime.supervisor.stop()
         if nats is not None:
             await nats.close()
+            await runtime.inbox.stop()
         await pool.close()
         log.info("arm_core_stopped")

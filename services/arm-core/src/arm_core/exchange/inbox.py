@@ -10,6 +10,7 @@ Results are never read here: ``done`` / ``needs_check`` leave the file to the ma
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -97,10 +98,35 @@ _DB_RETRIES = 5
 
 
 class Inbox:
-    def __init__(self, pool: Pool, metrics: Metrics) -> None:
+    """Applies envelopes on a few worker tasks. Messages of one job always go to the same
+    worker, so an ack and its result keep their order while different jobs commit in
+    parallel; the bounded queues push back on the subscription when the database is slow."""
+
+    def __init__(self, pool: Pool, metrics: Metrics, *, workers: int = 8) -> None:
         self._pool = pool
         self._metrics = metrics
-        self.mapping_wakers: list[Any] = []
+        self.mapping_wakers: list[Callable[[], None]] = []
+        self._queues: list[asyncio.Queue[AckJob | ApplyResult | None]] = [
+            asyncio.Queue(maxsize=256) for _ in range(workers)
+        ]
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._work(queue), name=f"inbox:{index}")
+            for index, queue in enumerate(self._queues)
+        ]
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Apply what was already received, then stop."""
+        for queue in self._queues:
+            await queue.put(None)
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
 
     async def on_message(self, msg: Msg) -> None:
         """NATS callback: never raises, so the subscription never dies."""
@@ -114,6 +140,17 @@ class Inbox:
             ).inc()
             log.warning("inbox_message_dropped", reason=exc.reason, outcome=outcome, **exc.ids)
             return
+        if not self._tasks:
+            await self.apply(command)
+            return
+        await self._queues[command.job_id.int % len(self._queues)].put(command)
+
+    async def _work(self, queue: asyncio.Queue[AckJob | ApplyResult | None]) -> None:
+        while (command := await queue.get()) is not None:
+            await self.apply(command)
+
+    async def apply(self, command: AckJob | ApplyResult) -> None:
+        """Apply one command, riding out a short database outage; never raises."""
         for attempt in range(1, _DB_RETRIES + 1):
             try:
                 if isinstance(command, AckJob):
