@@ -1,0 +1,1 @@
+"""tabular-parser: workbooks into recognised documents."""

@@ -1,0 +1,60 @@
+"""The recognizer of tabular-parser: workbook bytes -> documents. Runs in the worker's
+sandboxed child process, so it is a pure module-level function of picklable arguments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from document_extraction import NoDocumentFound, extract
+from document_extraction.text import is_empty
+from recognition_contract import ErrorCode, FileType
+from recognition_worker import Recognition, RecognitionError
+from tabular_parser.limits import WorkbookLimits
+from tabular_parser.sniff import Container, sniff
+from tabular_parser.workbook import WorkbookRead, read_workbook
+
+TYPE_NAMES = {Container.XLSX: "XLSX", Container.XLSB: "XLSB", Container.XLS: "XLS"}
+
+
+def recognize(
+    limits: WorkbookLimits, file_type: FileType, source: bytes, original_name: str
+) -> Recognition:
+    """``RecognitionError`` codes: INVALID_FORMAT (not a workbook), UNREADABLE (damaged,
+    password-protected, over the limits), INVALID_DOCUMENT (no data at all),
+    RECOGNITION_FAILED (data, but neither a trial balance nor a statement)."""
+    container = sniff(source)
+    warnings: list[dict[str, Any]] = []
+    if container.value != file_type.value:
+        # Renamed files are common (an .xls saved as .xlsx): read what the file really is.
+        warnings.append(
+            {
+                "code": "FILE_TYPE_MISMATCH",
+                "severity": "info",
+                "message": f"Файл «{original_name}» объявлен как {file_type.value}, "
+                f"а по содержимому это {TYPE_NAMES[container]}",
+                "locator": None,
+            }
+        )
+    read = read_workbook(source, container, limits)
+    if not _has_data(read):
+        raise RecognitionError(ErrorCode.INVALID_DOCUMENT, "В книге нет данных: все листы пусты")
+    try:
+        extraction = extract(read.grids)
+    except NoDocumentFound as exc:
+        raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
+    warnings += read.warnings
+    warnings += extraction.warnings
+    status = extraction.status
+    if any(w["severity"] != "info" for w in read.warnings):
+        status = "needs_check"  # part of the workbook was not read: a person must look
+    return Recognition(
+        documents=extraction.documents,
+        group_schema=extraction.group_schema,
+        status=status,
+        warnings=warnings,
+        metrics={"sheets": read.sheets},
+    )
+
+
+def _has_data(read: WorkbookRead) -> bool:
+    return any(not is_empty(cell) for grid in read.grids for row in grid.rows for cell in row)

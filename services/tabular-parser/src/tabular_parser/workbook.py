@@ -1,0 +1,190 @@
+"""A workbook (XLS, XLSX, XLSB) into grids of cells with python-calamine, within limits."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from python_calamine import CalamineSheet, CalamineWorkbook, PasswordError, SheetTypeEnum
+from python_calamine import SheetVisibleEnum as Visible
+
+from document_extraction import CellValue, Grid
+from recognition_contract import ErrorCode
+from recognition_worker import RecognitionError
+from tabular_parser.limits import WorkbookLimits
+from tabular_parser.sniff import PROTECTED_MESSAGE, Container
+from tabular_parser.xlsx_meta import SheetMeta, read_meta
+from tabular_parser.zipguard import check_package
+
+_MAX_DETAIL_CHARS: Final = 200
+
+
+@dataclass
+class WorkbookRead:
+    grids: list[Grid] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    """File-level warnings of the reader, contract 2.0 objects."""
+    sheets: int = 0
+
+    def warn(self, code: str, message: str, sheet: str | None, severity: str) -> None:
+        self.warnings.append(
+            {
+                "code": code,
+                "severity": severity,
+                "message": message,
+                "locator": {"sheet": sheet} if sheet else None,
+            }
+        )
+
+
+def _detail(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:_MAX_DETAIL_CHARS]
+
+
+def _open(source: bytes) -> CalamineWorkbook:
+    try:
+        return CalamineWorkbook.from_filelike(io.BytesIO(source))
+    except PasswordError:
+        raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+    except Exception as exc:
+        # calamine reports damage as CalamineError, ZipError, XmlError or plain ValueError.
+        raise RecognitionError(
+            ErrorCode.UNREADABLE, f"Книга повреждена и не читается: {_detail(exc)}"
+        ) from None
+
+
+def _xlsx_meta(source: bytes, container: Container, limits: WorkbookLimits) -> dict[str, SheetMeta]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(source))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise RecognitionError(
+            ErrorCode.UNREADABLE, f"Книга повреждена: архив не читается ({_detail(exc)})"
+        ) from None
+    with archive:
+        check_package(archive, limits)
+        return read_meta(archive, limits) if container is Container.XLSX else {}
+
+
+def _worksheets(workbook: CalamineWorkbook) -> list[str]:
+    """Worksheet names in order: the visible ones, or all when every one is hidden."""
+    sheets = [m for m in workbook.sheets_metadata if m.typ == SheetTypeEnum.WorkSheet]
+    visible = [m.name for m in sheets if m.visible == Visible.Visible]
+    return visible or [m.name for m in sheets]
+
+
+def _cell(value: object) -> CellValue:
+    if isinstance(value, datetime.time | datetime.timedelta):
+        return str(value)
+    return value  # type: ignore[return-value]  # the other calamine types are cell values
+
+
+_ODD: Final = frozenset({datetime.time, datetime.timedelta})
+
+
+def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellValue]]:
+    rows: list[Any] = sheet.to_python(skip_empty_area=False, nrows=nrows)
+    for index, row in enumerate(rows):
+        if len(row) > ncols:
+            row = rows[index] = row[:ncols]
+        if not _ODD.isdisjoint(map(type, row)):
+            rows[index] = [_cell(value) for value in row]
+    return rows
+
+
+def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -> WorkbookRead:
+    """Every worksheet as a grid (rows from sheet row 1, columns from A), with the outline
+    levels and code formats of XLSX sheets. Oversized sheets are skipped or cut, with a
+    warning; ``RecognitionError`` when the workbook as a whole cannot be read."""
+    meta = _xlsx_meta(source, container, limits) if container is not Container.XLS else {}
+    read = WorkbookRead()
+    with _open(source) as workbook:
+        names = _worksheets(workbook)
+        if len(names) > limits.max_sheets:
+            read.warn(
+                "SHEETS_SKIPPED",
+                f"В книге {len(names)} листов; прочитаны первые {limits.max_sheets}",
+                None,
+                "warning",
+            )
+            names = names[: limits.max_sheets]
+        failures: list[str] = []
+        for name in names:
+            sheet_meta = meta.get(name)
+            if sheet_meta is not None and sheet_meta.cells > limits.max_cells:
+                read.warn(
+                    "SHEET_TOO_LARGE",
+                    f"Лист «{name}» занимает {sheet_meta.max_row} строк × "
+                    f"{sheet_meta.max_column} столбцов (больше {limits.max_cells} ячеек) "
+                    "и не прочитан",
+                    name,
+                    "warning",
+                )
+                failures.append(name)
+                continue
+            grid = _read_sheet(workbook, name, sheet_meta, limits, read)
+            if grid is None:
+                failures.append(name)
+            else:
+                read.grids.append(grid)
+        read.sheets = len(read.grids)
+    if names and len(failures) == len(names):
+        reasons = "; ".join(w["message"] for w in read.warnings if w["code"] != "SHEETS_SKIPPED")
+        raise RecognitionError(ErrorCode.UNREADABLE, f"Ни один лист не прочитан: {reasons}")
+    return read
+
+
+def _read_sheet(
+    workbook: CalamineWorkbook,
+    name: str,
+    meta: SheetMeta | None,
+    limits: WorkbookLimits,
+    read: WorkbookRead,
+) -> Grid | None:
+    try:
+        sheet = workbook.get_sheet_by_name(name)
+        end = sheet.end
+        height, width = (end[0] + 1, end[1] + 1) if end is not None else (0, 0)
+        if height * min(width, limits.max_columns) > limits.max_cells:
+            read.warn(
+                "SHEET_TOO_LARGE",
+                f"Лист «{name}» занимает {height} строк × {width} столбцов "
+                f"(больше {limits.max_cells} ячеек) и не прочитан",
+                name,
+                "warning",
+            )
+            return None
+        rows = _rows(sheet, min(height, limits.max_rows), limits.max_columns)
+    except PasswordError:
+        raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+    except (RecognitionError, MemoryError):
+        raise
+    except Exception as exc:
+        read.warn("SHEET_UNREADABLE", f"Лист «{name}» не читается: {_detail(exc)}", name, "warning")
+        return None
+    if height > limits.max_rows:
+        read.warn(
+            "SHEET_TRUNCATED",
+            f"На листе «{name}» {height} строк; прочитаны первые {limits.max_rows}",
+            name,
+            "warning",
+        )
+    if width > limits.max_columns:
+        read.warn(
+            "SHEET_TRUNCATED",
+            f"На листе «{name}» {width} столбцов; прочитаны первые {limits.max_columns}",
+            name,
+            "warning",
+        )
+    if meta is None:
+        return Grid(name=name, rows=rows)
+    return Grid(
+        name=name,
+        rows=rows,
+        outline_levels=meta.outline_levels,
+        number_formats=meta.number_formats,
+    )

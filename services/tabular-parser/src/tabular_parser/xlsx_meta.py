@@ -1,0 +1,275 @@
+"""What calamine does not tell about an XLSX sheet: row outline levels (the account
+hierarchy of 1C exports) and the display formats of cells whose format turns a number into a
+code (``8`` shown as ``08`` by ``00``, ``94`` as ``94.Н``). Also the rows and columns a sheet
+spans, so that a sheet the reader would allocate gigabytes for is skipped before it is loaded.
+
+Sheet XML is scanned as a byte stream with regular expressions, one chunk at a time: the
+elements needed are flat and attribute-only, and a scan in C keeps up with calamine's own
+read where a Python-level XML parser would double it. Shared strings are never read (1C
+writes ``xl/SharedStrings.xml`` with a capital S; nothing here depends on it).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final
+from xml.etree import ElementTree
+
+from recognition_contract import ErrorCode
+from recognition_worker import RecognitionError
+from tabular_parser.limits import WorkbookLimits
+
+CHUNK_BYTES: Final = 1 << 20
+# workbook.xml, its rels and styles.xml of real books are kilobytes.
+MAX_PART_BYTES: Final = 16 * 1024**2
+
+_ROW_R: Final = re.compile(rb'<row\b[^>]*?\br="([0-9]+)"')
+_ROW_OUTLINE: Final = re.compile(rb'<row\b[^>]*?\boutlineLevel="([0-9]+)"[^>]*>')
+_ATTR_R_ROW: Final = re.compile(rb'\br="([0-9]+)"')
+_CELL_REF: Final = re.compile(rb'\br="([A-Z]{1,3})([0-9]+)"')
+_COLUMN_3: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z]{3})[0-9]')
+_COLUMN_2: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z]{2})[0-9]')
+_COLUMN_1: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z])[0-9]')
+_ROW_TAG: Final = re.compile(rb"<row\b")
+
+# A format renders an integer as a code when, stripped of literal text, it is digit
+# placeholders only (no grouping, decimals, dates, percent) and either pads with zeros or adds
+# literal text. Anything else reads the same as the bare number and need not be passed on.
+_LITERALS: Final = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
+
+
+def is_code_format(code: str) -> bool:
+    section = code.split(";", 1)[0]
+    bare = _LITERALS.sub("", section).lower()
+    if not bare or bare in ("general", "@") or re.search(r"[^0#]", bare):
+        return False
+    has_literal = bare != section.lower()
+    return has_literal or bare.count("0") >= 2
+
+
+@dataclass
+class SheetMeta:
+    name: str
+    part: str
+    max_row: int = 0
+    """Last row (1-based) the sheet XML names."""
+    max_column: int = 0
+    """Last column (1-based) the sheet XML names; any column up to Z counts as 26."""
+    outline_levels: dict[int, int] = field(default_factory=dict)
+    """0-based row index -> outline level, rows with a level above 0 only."""
+    number_formats: dict[tuple[int, int], str] = field(default_factory=dict)
+    """0-based (row, column) -> display format, code formats only."""
+
+    @property
+    def cells(self) -> int:
+        return self.max_row * self.max_column
+
+
+def column_number(letters: bytes | str) -> int:
+    number = 0
+    for char in letters if isinstance(letters, str) else letters.decode("ascii"):
+        number = number * 26 + (ord(char) - 64)
+    return number
+
+
+def _damaged(what: str, exc: BaseException | None = None) -> RecognitionError:
+    detail = f" ({type(exc).__name__})" if exc is not None else ""
+    return RecognitionError(ErrorCode.UNREADABLE, f"Книга повреждена: {what}{detail}")
+
+
+class _Package:
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+        self.names = {info.filename.lower(): info.filename for info in archive.infolist()}
+
+    def find(self, name: str) -> str | None:
+        return self.names.get(name.lower())
+
+    def read_small(self, name: str) -> bytes | None:
+        actual = self.find(name)
+        if actual is None:
+            return None
+        if self.archive.getinfo(actual).file_size > MAX_PART_BYTES:
+            raise _damaged(f"часть {name} слишком велика")
+        with self.archive.open(actual) as member:
+            data = member.read(MAX_PART_BYTES + 1)
+        if len(data) > MAX_PART_BYTES:
+            raise _damaged(f"часть {name} слишком велика")
+        return data
+
+    def chunks(self, name: str) -> Iterator[bytes]:
+        with self.archive.open(name) as member:
+            while chunk := member.read(CHUNK_BYTES):
+                yield chunk
+
+
+def _xml(data: bytes, name: str) -> ElementTree.Element:
+    # Entity declarations have no business in a workbook and are how entity bombs start;
+    # refusing any DTD is what defusedxml would do, for the few kilobytes parsed here.
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        raise _damaged(f"{name} содержит DTD")
+    try:
+        return ElementTree.fromstring(data)  # noqa: S314 (no DTD, see above)
+    except ElementTree.ParseError as exc:
+        raise _damaged(f"{name} не разбирается", exc) from None
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _sheet_parts(package: _Package) -> list[tuple[str, str]]:
+    """(sheet name, zip member) in workbook order, worksheets only."""
+    workbook = package.read_small("xl/workbook.xml")
+    rels = package.read_small("xl/_rels/workbook.xml.rels")
+    if workbook is None or rels is None:
+        raise _damaged("нет описания листов (xl/workbook.xml)")
+    targets: dict[str, str] = {}
+    for rel in _xml(rels, "workbook.xml.rels"):
+        rel_id, target = rel.get("Id"), rel.get("Target")
+        if rel_id and target and rel.get("TargetMode") != "External":
+            path = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+            targets[rel_id] = posixpath.normpath(path)
+    parts: list[tuple[str, str]] = []
+    for element in _xml(workbook, "workbook.xml").iter():
+        if _local(element.tag) != "sheet":
+            continue
+        name = element.get("name")
+        rel_id = next(
+            (value for key, value in element.attrib.items() if _local(key) == "id" and "}" in key),
+            None,
+        )
+        target = targets.get(rel_id or "")
+        member = package.find(target) if target else None
+        if name and member:
+            parts.append((name, member))
+    return parts
+
+
+_BUILTIN_FORMATS: Final = {0: "General", 1: "0", 49: "@"}
+
+
+def code_styles(styles: bytes | None) -> dict[int, str]:
+    """Cell style index -> format code, for styles whose format renders codes."""
+    if styles is None:
+        return {}
+    root = _xml(styles, "styles.xml")
+    formats: dict[int, str] = dict(_BUILTIN_FORMATS)
+    out: dict[int, str] = {}
+    for element in root:
+        tag = _local(element.tag)
+        if tag == "numFmts":
+            for fmt in element:
+                try:
+                    formats[int(fmt.get("numFmtId", ""))] = fmt.get("formatCode", "")
+                except ValueError:
+                    continue
+        elif tag == "cellXfs":
+            for index, xf in enumerate(element):
+                try:
+                    code = formats.get(int(xf.get("numFmtId", "0")))
+                except ValueError:
+                    continue
+                if code and is_code_format(code):
+                    out[index] = code
+    return out
+
+
+def _cell_pattern(styles: dict[int, str]) -> re.Pattern[bytes] | None:
+    if not styles:
+        return None
+    alternatives = b"|".join(str(index).encode() for index in sorted(styles))
+    return re.compile(rb'<c\b[^>]*?\bs="(' + alternatives + rb')"[^>]*>')
+
+
+def scan_sheet(
+    package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
+) -> SheetMeta:
+    meta = SheetMeta(name=name, part=part)
+    cell_pattern = _cell_pattern(styles)
+    rows_tagged = rows_numbered = 0
+    widest = b""
+    tail = b""
+    for chunk in package.chunks(part):
+        buffer = tail + chunk
+        cut = buffer.rfind(b"<")
+        if cut <= 0:
+            tail = buffer
+            continue
+        body, tail = buffer[:cut], buffer[cut:]
+        rows_tagged += len(_ROW_TAG.findall(body))
+        numbers = _ROW_R.findall(body)
+        rows_numbered += len(numbers)
+        if numbers:
+            meta.max_row = max(meta.max_row, int(numbers[-1]))
+        # Letters of one length compare like the columns they name; longer is further right.
+        for letters, pattern in ((3, _COLUMN_3), (2, _COLUMN_2)):
+            if len(widest) > letters:
+                break
+            found = pattern.findall(body)
+            if found:
+                best = max(found)
+                if len(best) > len(widest) or best > widest:
+                    widest = best
+                break
+        for match in _ROW_OUTLINE.finditer(body):
+            level = int(match.group(1))
+            number = _ATTR_R_ROW.search(match.group(0))
+            if level > 0 and number is not None:
+                meta.outline_levels[int(number.group(1)) - 1] = level
+        if cell_pattern is not None:
+            for match in cell_pattern.finditer(body):
+                ref = _CELL_REF.search(match.group(0))
+                if ref is not None:
+                    row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
+                    meta.number_formats[(row, column)] = styles[int(match.group(1))]
+        if meta.max_row * max(column_number(widest) if widest else 1, 1) > limits.max_cells:
+            meta.max_column = column_number(widest) if widest else 1
+            return meta  # too large already; the caller skips the sheet
+    if rows_numbered < rows_tagged:
+        # Rows without r="" are numbered by position, which this scan does not follow:
+        # without trustworthy row numbers the levels could land on the wrong rows.
+        meta.outline_levels.clear()
+        meta.number_formats.clear()
+        meta.max_row = max(meta.max_row, rows_tagged)
+    if widest:
+        meta.max_column = column_number(widest)
+    elif meta.max_row * 26 > limits.max_cells:
+        # Only a sheet this long is worth a second pass for the exact width.
+        meta.max_column = _single_letter_width(package, part)
+    else:
+        meta.max_column = 26
+    return meta
+
+
+def _single_letter_width(package: _Package, part: str) -> int:
+    widest = b""
+    tail = b""
+    for chunk in package.chunks(part):
+        buffer = tail + chunk
+        cut = buffer.rfind(b"<")
+        body, tail = (buffer[:cut], buffer[cut:]) if cut > 0 else (b"", buffer)
+        if found := _COLUMN_1.findall(body):
+            widest = max(widest, max(found))
+    return column_number(widest) if widest else 1
+
+
+def read_meta(archive: zipfile.ZipFile, limits: WorkbookLimits) -> dict[str, SheetMeta]:
+    """Per sheet name: its outline levels, code formats and extent."""
+    package = _Package(archive)
+    try:
+        parts = _sheet_parts(package)[: limits.max_sheets]
+        styles = code_styles(package.read_small("xl/styles.xml"))
+        return {name: scan_sheet(package, name, part, styles, limits) for name, part in parts}
+    except RecognitionError:
+        raise
+    except RuntimeError as exc:
+        # zipfile's answer to a member encrypted with a zip password.
+        raise RecognitionError(ErrorCode.UNREADABLE, f"Книга защищена паролем ({exc})") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+        raise _damaged("архив не распаковывается", exc) from None
