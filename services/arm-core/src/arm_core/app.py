@@ -7,8 +7,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from arm_core.api import health, metrics
-from arm_core.api.errors import install_error_handlers
+from arm_core.api import files, health, metrics
+from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
 
@@ -22,6 +22,8 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
 
     app = FastAPI(title="ARM KA recognition", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
+    app.add_middleware(UnexpectedErrors)
     app.include_router(health.router)
     app.include_router(metrics.router)
+    app.include_router(files.router)
     return app

@@ -279,3 +279,43 @@ async def stub_service(nats_server: NatsServer) -> AsyncIterator[StubService]:
         yield service
     finally:
         await service.close()
+
+
+def minimal_workbook(kind: str = "xlsx") -> bytes:
+    """The smallest ZIP the intake recognises as XLSX (``xl/workbook.xml``) or XLSB."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        if kind == "xlsx":
+            archive.writestr("xl/workbook.xml", "<workbook/>")
+            archive.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+        elif kind == "xlsb":
+            archive.writestr("xl/workbook.bin", b"\x83\x01\x00")
+        else:
+            archive.writestr("word/document.xml", "<document/>")
+    return buffer.getvalue()
+
+
+SIGNATURES = {
+    "xls": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504,
+    "pdf": b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n",
+    "png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 64,
+    "jpg": b"\xff\xd8\xff\xe0" + b"\x00" * 64,
+}
+
+
+async def upload(
+    client: httpx.AsyncClient,
+    name: str,
+    content: bytes,
+    *,
+    consolidation_id: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    data = {"consolidation_id": consolidation_id} if consolidation_id else None
+    return await client.post(
+        "/api/v1/files", files={"file": (name, content)}, data=data, headers=headers
+    )

@@ -1,0 +1,25 @@
+"""Request-scoped helpers: the runtime and who is acting."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from arm_core.api.errors import ApiError
+from arm_core.runtime import Runtime
+
+
+def runtime_of(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def actor_of(request: Request) -> str:
+    """The authenticated analyst (from the proxy's header), or the dev identity when
+    authentication is off."""
+    settings = runtime_of(request).settings
+    if settings.auth_user_header is None:
+        return settings.dev_user
+    user = request.headers.get(settings.auth_user_header, "").strip()
+    if not user:
+        raise ApiError(401, "UNAUTHENTICATED", "пользователь не определён")
+    return user[:200]

@@ -1,0 +1,1 @@
+"""Files: intake of uploads, consolidations, manual retry of recognition."""

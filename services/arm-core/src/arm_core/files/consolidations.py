@@ -1,0 +1,73 @@
+"""Consolidations: the borrower's set of files an analyst works on together."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from arm_core.db.pool import Pool
+from arm_core.db.tables import FILE_STATUSES
+
+CREATE = """
+WITH created AS (
+    INSERT INTO consolidation (name, created_by) VALUES (%(name)s, %(actor)s)
+    RETURNING id, name, created_by, created_at
+), audit AS (
+    INSERT INTO audit_log (actor, action, details)
+    SELECT %(actor)s, 'consolidation.create', %(details)s || jsonb_build_object('id', id)
+      FROM created
+)
+SELECT * FROM created
+"""
+
+WITH_COUNTS = """
+SELECT c.id, c.name, c.created_by, c.created_at,
+       coalesce((SELECT jsonb_object_agg(t.status, t.n)
+                   FROM (SELECT status, count(*) AS n
+                           FROM stored_file s
+                          WHERE s.consolidation_id = c.id
+                          GROUP BY status) t), '{}') AS by_status
+  FROM consolidation c
+"""
+
+
+def _view(row: dict[str, Any]) -> dict[str, Any]:
+    by_status = {status: 0 for status in FILE_STATUSES}
+    by_status.update({k: int(v) for k, v in (row.get("by_status") or {}).items()})
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "created_by": row["created_by"],
+        "created_at": row["created_at"],
+        "files": sum(by_status.values()),
+        "by_status": by_status,
+    }
+
+
+async def create_consolidation(pool: Pool, name: str, actor: str) -> dict[str, Any]:
+    async with pool.connection() as conn:
+        row = await (
+            await conn.execute(
+                CREATE, {"name": name, "actor": actor, "details": Jsonb({"name": name})}
+            )
+        ).fetchone()
+    assert row is not None
+    return _view(row)
+
+
+async def list_consolidations(pool: Pool) -> list[dict[str, Any]]:
+    async with pool.connection() as conn:
+        rows = await (
+            await conn.execute(f"{WITH_COUNTS} ORDER BY c.created_at DESC, c.id")
+        ).fetchall()
+    return [_view(row) for row in rows]
+
+
+async def get_consolidation(pool: Pool, consolidation_id: uuid.UUID) -> dict[str, Any] | None:
+    async with pool.connection() as conn:
+        row = await (
+            await conn.execute(f"{WITH_COUNTS} WHERE c.id = %(id)s", {"id": consolidation_id})
+        ).fetchone()
+    return _view(row) if row else None

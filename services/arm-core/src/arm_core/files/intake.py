@@ -1,0 +1,262 @@
+"""Upload intake: stream the file to storage, check what it is, register it, queue it.
+
+The object is written first and the rows after, in one transaction; when anything after the
+write fails, the object is deleted again, so storage never keeps an object no row points to.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from arm_core.db.pool import Pool
+from arm_core.files.names import display_name, object_key
+from arm_core.files.sniff import (
+    HEAD_BYTES,
+    ZipEntryScanner,
+    family_agrees,
+    family_of,
+    type_from_name,
+)
+from arm_ka_platform.logging import get_logger
+from arm_ka_platform.storage import ObjectStorage, StorageUnavailable
+from recognition_contract import pipeline_for
+
+log = get_logger(__name__)
+
+CONTENT_TYPES = {
+    "XLS": "application/vnd.ms-excel",
+    "XLSX": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "XLSB": "application/vnd.ms-excel.sheet.binary.macroEnabled.12",
+    "PDF": "application/pdf",
+    "PNG": "image/png",
+    "JPG": "image/jpeg",
+}
+
+REGISTER = """
+WITH object AS (
+    INSERT INTO s3_object (bucket, key, bucket_role, size, content_type, created_by)
+    VALUES (%(bucket)s, %(key)s, 'uploads', %(size)s, %(content_type)s, %(actor)s)
+    RETURNING id
+), file AS (
+    INSERT INTO stored_file (id, original_name, file_type, s3_object_id, consolidation_id,
+                             status, current_recognition_job_id)
+    SELECT %(file_id)s, %(name)s, %(file_type)s, object.id, %(consolidation_id)s,
+           'UPLOADED', %(job_id)s
+      FROM object
+    RETURNING id
+), job AS (
+    INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
+    SELECT %(job_id)s, file.id, %(pipeline)s, 1, %(max_attempts)s, 'queued'
+      FROM file
+    RETURNING id
+)
+INSERT INTO audit_log (actor, action, file_id, job_id, details)
+SELECT %(actor)s, 'file.upload', %(file_id)s, job.id, %(details)s
+  FROM job
+"""
+
+
+class IntakeError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Upload:
+    file_id: uuid.UUID
+    job_id: uuid.UUID
+    file_type: str
+    pipeline: str
+    original_name: str
+    size: int
+    consolidation_id: uuid.UUID | None
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Guard:
+    """Counts, size-limits and sniffs the bytes on their way to storage."""
+
+    def __init__(self, source: AsyncIterator[bytes], file_type: str, max_bytes: int) -> None:
+        self._source = source
+        self._file_type = file_type
+        self._max_bytes = max_bytes
+        self.size = 0
+        self.too_large = False
+        self.zip = ZipEntryScanner()
+        self.head = b""
+
+    async def read_head(self) -> bytes:
+        """Pull the first bytes before storing anything, to refuse a lying file at once."""
+        while len(self.head) < HEAD_BYTES:
+            try:
+                chunk = await anext(self._source)
+            except StopAsyncIteration:
+                break
+            self.head += chunk
+        return self.head
+
+    async def stream(self) -> AsyncIterator[bytes]:
+        pending = self.head
+        while True:
+            if pending:
+                self.size += len(pending)
+                if self.size > self._max_bytes:
+                    # Remembered: the store may hand the error back wrapped in its own.
+                    self.too_large = True
+                    raise _TooLarge
+                if self._file_type in ("XLSX", "XLSB"):
+                    self.zip.feed(pending)
+                yield pending
+            try:
+                pending = await anext(self._source)
+            except StopAsyncIteration:
+                return
+
+
+async def store_upload(
+    *,
+    pool: Pool,
+    storage: ObjectStorage,
+    filename: str | None,
+    data: AsyncIterator[bytes],
+    consolidation_id: uuid.UUID | None,
+    actor: str,
+    max_bytes: int,
+    max_attempts: int,
+) -> Upload:
+    name = display_name(filename)
+    file_type = type_from_name(filename or "")
+    if file_type is None:
+        raise IntakeError(
+            415,
+            "UNSUPPORTED_FORMAT",
+            "поддерживаются XLS, XLSX, XLSB, PDF, PNG и JPG; расширение файла не подходит",
+        )
+    guard = _Guard(data, file_type, max_bytes)
+    head = await guard.read_head()
+    if not head:
+        raise IntakeError(400, "EMPTY_FILE", "файл пуст")
+    if not family_agrees(file_type, family_of(head)):
+        raise IntakeError(
+            415,
+            "UNSUPPORTED_FORMAT",
+            f"содержимое файла не соответствует расширению {file_type}",
+        )
+    file_id = uuid.uuid4()
+    job_id = uuid.uuid4()
+    key = object_key(str(file_id), file_type)
+    try:
+        stored = await storage.put(key, guard.stream())
+    except Exception as exc:  # the store may wrap what our stream raised in its own error
+        await _forget(storage, key)
+        if guard.too_large:
+            raise IntakeError(
+                413, "FILE_TOO_LARGE", f"файл больше допустимых {max_bytes} байт"
+            ) from None
+        if isinstance(exc, IntakeError):
+            raise
+        log.error("upload_storage_failed", file_id=str(file_id), error=type(exc).__name__)
+        raise IntakeError(503, "STORAGE_UNAVAILABLE", "хранилище файлов недоступно") from None
+    if file_type in ("XLSX", "XLSB") and guard.zip.workbook_type() != file_type:
+        await _forget(storage, key)
+        raise IntakeError(
+            415, "UNSUPPORTED_FORMAT", f"содержимое файла не соответствует расширению {file_type}"
+        )
+    pipeline = pipeline_for(file_type).value
+    try:
+        async with pool.connection() as conn:
+            await conn.execute(
+                REGISTER,
+                {
+                    "bucket": stored.bucket,
+                    "key": key,
+                    "size": stored.size,
+                    "content_type": CONTENT_TYPES[file_type],
+                    "actor": actor,
+                    "file_id": file_id,
+                    "job_id": job_id,
+                    "name": name,
+                    "file_type": file_type,
+                    "consolidation_id": consolidation_id,
+                    "pipeline": pipeline,
+                    "max_attempts": max_attempts,
+                    "details": Jsonb({"original_name": name, "size": stored.size}),
+                },
+            )
+    except psycopg.errors.ForeignKeyViolation:
+        await _forget(storage, key)
+        raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
+    except Exception as exc:
+        await _forget(storage, key)
+        log.error("upload_register_failed", file_id=str(file_id), error=type(exc).__name__)
+        raise IntakeError(503, "DATABASE_UNAVAILABLE", "не удалось зарегистрировать файл") from None
+    log.info(
+        "file_uploaded",
+        file_id=str(file_id),
+        job_id=str(job_id),
+        attempt=1,
+        file_type=file_type,
+        size=stored.size,
+    )
+    return Upload(
+        file_id=file_id,
+        job_id=job_id,
+        file_type=file_type,
+        pipeline=pipeline,
+        original_name=name,
+        size=stored.size,
+        consolidation_id=consolidation_id,
+    )
+
+
+DISCARD = """
+WITH gone_audit AS (
+    DELETE FROM audit_log WHERE file_id = %(file_id)s
+), unlinked AS (
+    UPDATE stored_file SET current_recognition_job_id = NULL WHERE id = %(file_id)s
+    RETURNING s3_object_id
+), gone_jobs AS (
+    DELETE FROM recognition_job WHERE file_id = %(file_id)s AND status = 'queued'
+)
+SELECT s3_object_id FROM unlinked
+"""
+
+
+async def assign_consolidation(
+    pool: Pool, storage: ObjectStorage, upload: Upload, consolidation_id: uuid.UUID | None
+) -> None:
+    """Attach a just-registered upload to a consolidation named after it in the form; when the
+    consolidation does not exist the whole upload is undone, as if it never happened."""
+    try:
+        async with pool.connection() as conn:
+            await conn.execute(
+                "UPDATE stored_file SET consolidation_id = %s, updated_at = now() WHERE id = %s",
+                (consolidation_id, upload.file_id),
+            )
+    except psycopg.errors.ForeignKeyViolation:
+        async with pool.connection() as conn, conn.transaction():
+            row = await (await conn.execute(DISCARD, {"file_id": upload.file_id})).fetchone()
+            await conn.execute("DELETE FROM stored_file WHERE id = %s", (upload.file_id,))
+            if row is not None:
+                await conn.execute("DELETE FROM s3_object WHERE id = %s", (row["s3_object_id"],))
+        await _forget(storage, object_key(str(upload.file_id), upload.file_type))
+        raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
+
+
+async def _forget(storage: ObjectStorage, key: str) -> None:
+    try:
+        await storage.delete(key)
+    except StorageUnavailable:
+        # The key is unique to this upload and known only to us: log it for the operator.
+        log.error("upload_orphan_left", key=key)
