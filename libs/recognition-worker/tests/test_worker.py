@@ -382,7 +382,7 @@ def forkserver_children() -> list[int]:
 
     import psutil
 
-    pid = multiprocessing.forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]
+    pid = multiprocessing.forkserver._forkserver._forkserver_pid
     assert pid is not None
     deadline = time.monotonic() + 2
     while True:

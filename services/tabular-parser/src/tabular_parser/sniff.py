@@ -17,6 +17,10 @@ _ENCRYPTED_STREAMS: Final = tuple(
     name.encode("utf-16-le") for name in ("EncryptionInfo", "EncryptedPackage")
 )
 _XLS_STREAMS: Final = tuple(name.encode("utf-16-le") for name in ("Workbook", "Book"))
+_OTHER_OLE2: Final = (
+    ("WordDocument".encode("utf-16-le"), "документ Word"),
+    ("PowerPoint Document".encode("utf-16-le"), "презентация PowerPoint"),
+)
 
 PROTECTED_MESSAGE: Final = "Книга защищена паролем"
 
@@ -45,12 +49,13 @@ def sniff(source: bytes) -> Container:
         if any(name in source for name in _ENCRYPTED_STREAMS):
             # Password-protected XLSX / XLSB: an encrypted package inside an OLE2 file.
             raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE)
-        if any(name in source for name in _XLS_STREAMS):
-            return Container.XLS
-        raise RecognitionError(
-            ErrorCode.INVALID_FORMAT,
-            "Файл в формате OLE2, но это не книга Excel (нет потока Workbook)",
-        )
+        for stream, what in _OTHER_OLE2:
+            if stream in source and not any(name in source for name in _XLS_STREAMS):
+                raise RecognitionError(
+                    ErrorCode.INVALID_FORMAT, f"Файл не является книгой Excel: {what}"
+                )
+        # An XLS, or an OLE2 file too damaged to tell: the XLS reader says which.
+        return Container.XLS
     raise RecognitionError(
         ErrorCode.INVALID_FORMAT, f"Файл не является книгой Excel: {_what(source)}"
     )

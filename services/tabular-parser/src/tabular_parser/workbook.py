@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 import io
+import os
+import tempfile
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,16 +48,32 @@ def _detail(exc: BaseException) -> str:
     return text[:_MAX_DETAIL_CHARS]
 
 
-def _open(source: bytes) -> CalamineWorkbook:
+def _open(source: bytes, container: Container) -> CalamineWorkbook:
     try:
         return CalamineWorkbook.from_filelike(io.BytesIO(source))
     except PasswordError:
         raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
-    except Exception as exc:
-        # calamine reports damage as CalamineError, ZipError, XmlError or plain ValueError.
-        raise RecognitionError(
-            ErrorCode.UNREADABLE, f"Книга повреждена и не читается: {_detail(exc)}"
-        ) from None
+    except Exception:
+        # From a stream calamine tries every format and says only "Cannot detect file
+        # format"; opened by name it uses the reader of the extension and tells the real
+        # cause (a password, a broken archive, a missing part).
+        return _open_as_file(source, container)
+
+
+def _open_as_file(source: bytes, container: Container) -> CalamineWorkbook:
+    with tempfile.TemporaryDirectory(prefix="tabular-") as directory:
+        path = os.path.join(directory, f"book.{container.value.lower()}")
+        with open(path, "wb") as file:
+            file.write(source)
+        try:
+            return CalamineWorkbook.from_path(path)
+        except PasswordError:
+            raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+        except Exception as exc:
+            # calamine reports damage as CalamineError, ZipError, XmlError or ValueError.
+            raise RecognitionError(
+                ErrorCode.UNREADABLE, f"Книга повреждена и не читается: {_detail(exc)}"
+            ) from None
 
 
 def _xlsx_meta(source: bytes, container: Container, limits: WorkbookLimits) -> dict[str, SheetMeta]:
@@ -102,7 +120,7 @@ def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -
     warning; ``RecognitionError`` when the workbook as a whole cannot be read."""
     meta = _xlsx_meta(source, container, limits) if container is not Container.XLS else {}
     read = WorkbookRead()
-    with _open(source) as workbook:
+    with _open(source, container) as workbook:
         names = _worksheets(workbook)
         if len(names) > limits.max_sheets:
             read.warn(
