@@ -30,8 +30,7 @@ class Code:
 
 
 def _pad_synthetic(code: str) -> tuple[str, bool]:
-    head = re.match(r"\d+", code)
-    if head is not None and len(head.group(0)) == 1:
+    if code[:1].isdigit() and not code[1:2].isdigit():
         return "0" + code, True
     return code, False
 
@@ -89,6 +88,10 @@ def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
         return _code_from_number(float(cell), fmt)
     if not isinstance(cell, str):
         return None
+    plain = cell.replace(".", "")
+    if plain.isdigit() and cell[1:2].isdigit() and ".." not in cell and cell[-1] != ".":
+        # The usual case, "60.01": digits and dots only, synthetic part of two or more digits.
+        return Code(cell, None)
     text = " ".join(cell.split())
     if not text:
         return None
@@ -160,8 +163,10 @@ def detect_chart(accounts: Iterable[tuple[str, str | None]]) -> str:
     2011) and Russian (94n) charts; ``unknown`` unless the evidence points one way only."""
     by = ru = 0
     for code, name in accounts:
-        syn = synthetic(code)
-        if code == syn:
+        if "." in code or "/" in code:
+            continue  # only synthetic accounts tell the charts apart
+        syn = code
+        if syn:
             by += syn in _BY_ONLY_CODES
             ru += syn in _RU_ONLY_CODES
             if name and syn in _NAMED_CODES:

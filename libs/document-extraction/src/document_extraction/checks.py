@@ -15,7 +15,7 @@ from document_extraction.identifiers import (
     tax_id_kind,
     tax_id_valid,
 )
-from document_extraction.numbers import format_money
+from document_extraction.numbers import format_cents, format_money
 
 ZERO = Decimal(0)
 _COLUMN_NAMES = (
@@ -34,7 +34,7 @@ class OsvLine:
     parent: int | None
     index: int  # grid row index
     label: str
-    values: Sequence[Decimal | None]
+    values: Sequence[int | None]  # cents
 
 
 def _z(value: Decimal | None) -> Decimal:
@@ -45,29 +45,35 @@ def _m(value: Decimal) -> str:
     return format_money(value) or "0.00"
 
 
+def _c(cents: int) -> str:
+    return format_cents(cents) or "0.00"
+
+
 def check_osv(
     lines: Sequence[OsvLine],
-    totals: Sequence[Decimal | None] | None,
+    totals: Sequence[int | None] | None,
     totals_index: int | None,
     money_cols: Sequence[int],
     locate: Locate,
     *,
     general: bool,
 ) -> list[dict[str, Any]]:
+    """Row balances, parents against their children, Итого against the top level, and for a
+    general ОСВ debit against credit. Amounts are whole cents."""
     found: list[dict[str, Any]] = []
-    children: dict[int, list[Decimal]] = {}
-    top = [ZERO] * 6
+    children: dict[int, list[int]] = {}
+    top = [0] * 6
     for line in lines:
-        v = [_z(x) for x in line.values]
+        v = [x or 0 for x in line.values]
         expected = v[0] - v[1] + v[2] - v[3]
         closing = v[4] - v[5]
         if expected != closing:
             found.append(
                 warning(
                     "ROW_BALANCE_MISMATCH",
-                    f"{line.label}: сальдо на конец {_m(closing)} не равно сальдо на начало "
-                    f"{_m(v[0] - v[1])} + оборот Дт {_m(v[2])} − оборот Кт {_m(v[3])} = "
-                    f"{_m(expected)}",
+                    f"{line.label}: сальдо на конец {_c(closing)} не равно сальдо на начало "
+                    f"{_c(v[0] - v[1])} + оборот Дт {_c(v[2])} − оборот Кт {_c(v[3])} = "
+                    f"{_c(expected)}",
                     locate.row(line.index),
                 )
             )
@@ -77,7 +83,7 @@ def check_osv(
         else:
             sums = children.get(line.parent)
             if sums is None:
-                children[line.parent] = list(v)
+                children[line.parent] = v
             else:
                 for i in range(6):
                     sums[i] += v[i]
@@ -89,24 +95,24 @@ def check_osv(
             found.append(
                 warning(
                     "PARENT_SUM_MISMATCH",
-                    f"{line.label}: {_COLUMN_NAMES[i]} {_m(_z(line.values[i]))} не равно сумме "
-                    f"вложенных строк {_m(sums[i])}",
+                    f"{line.label}: {_COLUMN_NAMES[i]} {_c(line.values[i] or 0)} не равно сумме "
+                    f"вложенных строк {_c(sums[i])}",
                     locate.row(line.index, money_cols[i]),
                 )
             )
     if totals is not None and totals_index is not None:
         for i in range(6):
-            if _z(totals[i]) != top[i]:
+            if (totals[i] or 0) != top[i]:
                 found.append(
                     warning(
                         "TOTALS_MISMATCH",
                         f"Итого не равно сумме строк верхнего уровня: {_COLUMN_NAMES[i]} "
-                        f"{_m(_z(totals[i]))} ≠ {_m(top[i])}",
+                        f"{_c(totals[i] or 0)} ≠ {_c(top[i])}",
                         locate.row(totals_index, money_cols[i]),
                     )
                 )
     if general:
-        balance = [_z(x) for x in totals] if totals is not None else top
+        balance = [x or 0 for x in totals] if totals is not None else top
         where = locate.row(totals_index) if totals_index is not None else locate.where()
         for i, what in ((0, "сальдо на начало"), (2, "обороты за период"), (4, "сальдо на конец")):
             if balance[i] != balance[i + 1]:
@@ -114,21 +120,23 @@ def check_osv(
                     warning(
                         "DEBIT_CREDIT_MISMATCH",
                         f"Итог по дебету не равен итогу по кредиту: {what} Дт "
-                        f"{_m(balance[i])} ≠ Кт {_m(balance[i + 1])}",
+                        f"{_c(balance[i])} ≠ Кт {_c(balance[i + 1])}",
                         where,
                     )
                 )
     return found
 
 
-def _mismatched(parent: Sequence[Decimal | None], sums: Sequence[Decimal]) -> list[int]:
+def _mismatched(parent: Sequence[int | None], sums: Sequence[int]) -> list[int]:
+    p = [x or 0 for x in parent]
+    if p == list(sums):
+        return []
     bad: list[int] = []
-    p = [_z(x) for x in parent]
     for i in (0, 4):
         if p[i] == sums[i] and p[i + 1] == sums[i + 1]:
             continue
         # A parent may show its balance collapsed to one side while children show both.
-        collapsed = p[i] == ZERO or p[i + 1] == ZERO
+        collapsed = p[i] == 0 or p[i + 1] == 0
         if collapsed and p[i] - p[i + 1] == sums[i] - sums[i + 1]:
             continue
         bad.extend(j for j in (i, i + 1) if p[j] != sums[j])

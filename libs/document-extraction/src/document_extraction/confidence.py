@@ -30,6 +30,11 @@ def document_confidence(header: float, rows: Sequence[float]) -> float:
     """The header's certainty, lowered by the mean certainty of the rows."""
     if not rows:
         return round_confidence(min(header, 50.0))
+    if all(type(r) is int for r in rows):
+        # Whole-number rows (no OCR): exact half-up rounding of the mean to tenths in integers.
+        total, count = sum(rows), len(rows)
+        tenths = (int(total) * 20 + count) // (2 * count)
+        return round_confidence(min(header, tenths / 10))
     mean = Decimal(sum(Decimal(repr(r)) for r in rows)) / Decimal(len(rows))
     return round_confidence(min(header, float(mean)))
 

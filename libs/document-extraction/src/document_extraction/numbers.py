@@ -116,3 +116,47 @@ def format_money(value: Decimal | None) -> str | None:
     if quantized == 0:
         return "0.00"
     return f"{quantized:f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cents:
+    """An amount in whole cents (what a trial balance prints), for fast exact arithmetic."""
+
+    value: int | None
+    penalty: int = 0
+    problem: str | None = None
+    printed: Decimal | None = None  # set when the source had more than two decimals
+
+
+NO_CENTS = Cents(None)
+_CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
+_EXACT_CENTS = 10**15
+
+
+def read_cents(cell: CellValue) -> Cents:
+    if cell is None:
+        return NO_CENTS
+    if type(cell) is float and -_CENTS_LIMIT < cell < _CENTS_LIMIT and cell == round(cell, 2):
+        # The double nearest to a two-decimal number: its cents are exact after rounding.
+        return Cents(round(cell * 100))
+    if type(cell) is int and -_CENTS_LIMIT < cell < _CENTS_LIMIT:
+        return Cents(cell * 100)
+    amount = parse_amount(cell)
+    if amount.problem is not None:
+        return Cents(None, amount.penalty, amount.problem)
+    if amount.value is None:
+        return NO_CENTS
+    quantized = amount.value.quantize(CENT, rounding=ROUND_HALF_UP)
+    printed = amount.value if quantized != amount.value else None
+    return Cents(int(quantized * 100), amount.penalty, None, printed)
+
+
+def format_cents(cents: int | None) -> str | None:
+    if cents is None:
+        return None
+    if -_EXACT_CENTS < cents < _EXACT_CENTS:
+        # cents / 100 is the double nearest to the decimal; two-digit formatting gives it back.
+        return f"{cents / 100:.2f}"
+    sign = "-" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{frac:02d}"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
@@ -17,15 +17,9 @@ from document_extraction.confidence import (
     row_confidence,
 )
 from document_extraction.findings import INFO, Locate, capped, warning
-from document_extraction.grid import Grid
+from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import (
-    EMPTY,
-    Amount,
-    format_money,
-    has_excess_precision,
-    parse_amount,
-)
+from document_extraction.numbers import format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
 
@@ -49,7 +43,7 @@ class _Row:
     kind: str
     code: str | None
     name: str | None
-    values: list[Decimal | None]
+    values: list[int | None]  # cents
     penalty: int
     outline: int | None
     level: int = 0
@@ -70,20 +64,64 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     warnings: list[dict[str, Any]] = []
     lines: list[_Row] = []
     totals_index: int | None = None
-    totals_values: list[Decimal | None] | None = None
+    totals_values: list[int | None] | None = None
     last_index = header.last_row
+
+    def amounts_of(row: Sequence[CellValue], index: int) -> tuple[list[int | None], int, bool]:
+        """Cents of the six money cells, the worst reading cost, and whether all are empty."""
+        values: list[int | None] = []
+        worst = 0
+        empty = True
+        width = len(row)
+        for col in money_cols:
+            if col >= width:
+                values.append(None)
+                continue
+            cell = row[col]
+            if cell is None:
+                values.append(None)
+                continue
+            if type(cell) is float and -1e13 < cell < 1e13 and cell == round(cell, 2):
+                # Fast path of read_cents for the common case: a numeric cell with cents.
+                values.append(round(cell * 100))
+                empty = False
+                continue
+            cents = read_cents(cell)
+            if cents.problem is not None:
+                warnings.append(
+                    warning(
+                        "AMOUNT_UNREADABLE",
+                        f"Сумма не распознана: {cents.problem}",
+                        locate.row(index, col),
+                    )
+                )
+                worst = max(worst, UNREADABLE_CELL_PENALTY)
+                empty = False
+            elif cents.value is not None:
+                empty = False
+                if cents.penalty > worst:
+                    worst = cents.penalty
+                if cents.printed is not None:
+                    warnings.append(
+                        warning(
+                            "AMOUNT_PRECISION",
+                            f"Сумма {cents.printed} содержит больше двух знаков после запятой; "
+                            f"в результате {format_cents(cents.value)}",
+                            locate.row(index, col),
+                        )
+                    )
+            values.append(cents.value)
+        return values, worst, empty
 
     for index in range(body_start, len(rows)):
         row = rows[index]
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
-        if isinstance(label_cell, str):
+        if isinstance(label_cell, str) and label_cell.lstrip()[:1].isalpha():
             label_text = norm(label_cell)
             if label_text.startswith("итого"):
                 totals_index = index
-                totals_values = [
-                    _read_amount(row, c, index, locate, warnings)[0] for c in money_cols
-                ]
+                totals_values = amounts_of(row, index)[0]
                 last_index = index
                 break
             if label_text.startswith(_QUANTITY):
@@ -94,12 +132,12 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             and norm(row[indicator_col]).startswith("кол")
         ):
             continue
-        amounts = [parse_amount(row[c]) if c < width else EMPTY for c in money_cols]
+        values, worst, empty = amounts_of(row, index)
         if is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
             if not is_empty(name_cell):
                 label_cell = name_cell
-            elif all(a.value is None and a.problem is None for a in amounts):
+            elif empty:
                 continue
             else:
                 warnings.append(
@@ -111,12 +149,12 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 )
                 last_index = index
                 continue
-        if all(a.value is None and a.problem is None for a in amounts):
+        if empty:
             text = " ".join(norm(c) for c in row if isinstance(c, str))
             if _SIGNATURE.search(text):
                 break
-        code = code_from_cell(label_cell, formats.get((index, label_col)))
-        penalty = 0
+        code = code_from_cell(label_cell, formats.get((index, label_col)) if formats else None)
+        penalty = worst
         if code is not None:
             kind = "account"
             name = code.name
@@ -128,16 +166,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             kind = "subconto"
             name = as_text(label_cell)
             code_text = None
-            if not lines and all(a.value is None and a.problem is None for a in amounts):
+            if not lines and empty:
                 # A caption under the header ("Контрагенты", "Договоры"), not a row.
                 continue
-        values: list[Decimal | None] = []
-        worst = 0
-        for amount, col in zip(amounts, money_cols, strict=True):
-            value, cost = _checked(amount, row, col, index, locate, warnings)
-            values.append(value)
-            worst = max(worst, cost)
-        penalty += worst
         lines.append(
             _Row(
                 index=index,
@@ -156,8 +187,18 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     confidences: list[float] = []
     check_lines: list[OsvLine] = []
     ocr_cols = [label_col, *money_cols]
+    ocr = grid.cell_confidence
+    sheet_name = grid.name
+    fc = format_cents
     for number, line in enumerate(lines, start=1):
-        conf = row_confidence(line.penalty, ocr_of(grid.cell_confidence, line.index, ocr_cols))
+        if ocr is None:
+            conf: float = max(0, 100 - line.penalty)
+            locator = {"sheet": sheet_name, "row": grid.row_number(line.index)}
+            if locate.is_page:
+                locator = locate.row(line.index)
+        else:
+            conf = row_confidence(line.penalty, ocr_of(ocr, line.index, ocr_cols))
+            locator = locate.row(line.index)
         confidences.append(conf)
         v = line.values
         out_rows.append(
@@ -168,14 +209,14 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 "level": line.level,
                 "code": line.code,
                 "name": line.name,
-                "opening_debit": format_money(v[0]),
-                "opening_credit": format_money(v[1]),
-                "turnover_debit": format_money(v[2]),
-                "turnover_credit": format_money(v[3]),
-                "closing_debit": format_money(v[4]),
-                "closing_credit": format_money(v[5]),
+                "opening_debit": fc(v[0]),
+                "opening_credit": fc(v[1]),
+                "turnover_debit": fc(v[2]),
+                "turnover_credit": fc(v[3]),
+                "closing_debit": fc(v[4]),
+                "closing_credit": fc(v[5]),
                 "confidence": conf,
-                "locator": locate.row(line.index),
+                "locator": locator,
             }
         )
         check_lines.append(
@@ -208,10 +249,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         warnings.append(
             warning("NO_ROWS", "В ведомости не найдено ни одной строки", locate.where())
         )
-    totals = None
+    totals: dict[str, Any] | None = None
     if totals_values is not None and totals_index is not None:
-        totals = {f: format_money(v) for f, v in zip(MONEY_FIELDS, totals_values, strict=True)}
-        totals["locator"] = locate.row(totals_index)  # type: ignore[assignment]
+        totals = {f: format_cents(v) for f, v in zip(MONEY_FIELDS, totals_values, strict=True)}
+        totals["locator"] = locate.row(totals_index)
     first = _first_nonempty(grid)
     return {
         "type": "osv",
@@ -235,43 +276,6 @@ def _first_nonempty(grid: Grid) -> int:
         if any(not is_empty(c) for c in row):
             return index
     return 0
-
-
-def _read_amount(
-    row: Any, col: int, index: int, locate: Locate, warnings: list[dict[str, Any]]
-) -> tuple[Decimal | None, int]:
-    amount = parse_amount(row[col]) if col < len(row) else EMPTY
-    return _checked(amount, row, col, index, locate, warnings)
-
-
-def _checked(
-    amount: Amount,
-    row: Any,
-    col: int,
-    index: int,
-    locate: Locate,
-    warnings: list[dict[str, Any]],
-) -> tuple[Decimal | None, int]:
-    if amount.problem is not None:
-        warnings.append(
-            warning(
-                "AMOUNT_UNREADABLE",
-                f"Сумма не распознана: {amount.problem}",
-                locate.row(index, col),
-            )
-        )
-        return None, UNREADABLE_CELL_PENALTY
-    value = amount.value
-    if value is not None and has_excess_precision(value):
-        warnings.append(
-            warning(
-                "AMOUNT_PRECISION",
-                f"Сумма {value} содержит больше двух знаков после запятой; "
-                f"в результате {format_money(value)}",
-                locate.row(index, col),
-            )
-        )
-    return value, amount.penalty
 
 
 def _hierarchy(lines: list[_Row], use_outline: bool) -> None:

@@ -87,7 +87,8 @@ def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled |
             continue
         rest = text[match.end() :]
         rest = re.sub(r"^[^:]*?:\s*", "", rest, count=1) if ":" in rest[:40] else rest
-        rest = rest.strip(" :-—")
+        # A dash used as a separator ("Остаток — 100,00"), not the minus of "-100,00".
+        rest = re.sub(r"^[\s:]*(?:[-–—]\s+)?", "", rest).strip()
         if rest:
             return _Labelled(rest, None, col)
         for nxt in range(col + 1, width):

@@ -22,8 +22,9 @@ def norm(cell: CellValue) -> str:
 def clean(cell: CellValue) -> str | None:
     """A text cell as printed (spaces collapsed), or None when it is empty or not text."""
     if isinstance(cell, str):
-        text = _SPACE.sub(" ", cell.replace("\u00ad", "")).strip()
-        return text or None
+        if "  " in cell or "\n" in cell or "\t" in cell or "\u00ad" in cell or "\r" in cell:
+            cell = _SPACE.sub(" ", cell.replace("\u00ad", ""))
+        return cell.strip() or None
     return None
 
 

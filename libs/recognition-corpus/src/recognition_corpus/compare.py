@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from document_extraction import Extraction, NoDocumentFound, extract
-
 from recognition_corpus.layout import Expected, Layout
 from recognition_corpus.readback import read_grids
 from recognition_corpus.writers import write
@@ -56,9 +55,8 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
         for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
             out += differences(e, a, f"{path}[{i}]")
         return out
-    if (
-        expected != actual
-        or type(expected) is not type(actual)
+    if expected != actual or (
+        type(expected) is not type(actual)
         and not (isinstance(expected, int | float) and isinstance(actual, int | float))
     ):
         return [f"{path}: expected {expected!r}, found {actual!r}"]

@@ -219,6 +219,6 @@ def generate(seed: int = 0, per_family: int = 8, families: list[str] | None = No
     layouts: list[Layout] = []
     for family in families or list(FAMILIES):
         for k in range(per_family):
-            rng = random.Random(f"{seed}:{family}:{k}")
+            rng = random.Random(f"{seed}:{family}:{k}")  # noqa: S311 - test data
             layouts.append(FAMILIES[family](f"{family}-{seed}-{k:03d}", family, rng))
     return layouts

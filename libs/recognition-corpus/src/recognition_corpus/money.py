@@ -31,7 +31,7 @@ def text_amount(value: Decimal, style: str) -> str:
     sep = SEPARATORS[style.removesuffix("_paren")]
     q = abs(value).quantize(CENT, rounding=ROUND_HALF_UP)
     whole, frac = f"{q:f}".split(".")
-    groups = []
+    groups: list[str] = []
     while whole:
         groups.insert(0, whole[-3:])
         whole = whole[:-3]

@@ -275,7 +275,8 @@ def _header(sheet: Sheet, style: OsvStyle, label: str, corr: bool = False) -> tu
     if corr:
         captions += ["Обороты по кор. счетам", None]
     top = sheet.add(captions)
-    sub: list[Cell] = [None] * first + ["Дебет", "Кредит"] * 3
+    sub: list[Cell] = [None] * first
+    sub += ["Дебет", "Кредит"] * 3
     if corr:
         sub += ["51", "60"]
     sheet.add(sub)
@@ -306,7 +307,7 @@ def _label_cells(
 def _money_cells(
     values: list[Decimal | None], style: OsvStyle
 ) -> tuple[list[Cell], dict[int, str], int]:
-    cells = [m.cell(v, style.amounts) for v in values]
+    cells: list[Cell] = [m.cell(v, style.amounts) for v in values]
     formats = {
         i: AMOUNT_FORMAT
         for i, v in enumerate(values)
@@ -382,7 +383,8 @@ def write_table(
                     q_row += [qty, None, qty, None, None, None]
                     sheet.add(q_row, level=level + 1 if style.outline else None)
                 elif style.quantity == "indicator":
-                    q_row = [None] * text_cols + ["Кол.", qty, None, qty, None, None, None]
+                    q_row = [None] * text_cols
+                    q_row += ["Кол.", qty, None, qty, None, None, None]
                     sheet.add(q_row, level=level if style.outline else None)
             walk(node.children, node, level + 1)
 

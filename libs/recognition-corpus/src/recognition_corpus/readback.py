@@ -1,8 +1,12 @@
 """Reading written files back into grids, as the services do: python-calamine for values, and
-for XLSX the sheet XML for what calamine does not expose (outline levels, number formats)."""
+for XLSX the sheet XML for what calamine does not expose (outline levels, number formats).
+
+Only for the corpus's own files: the XML is parsed with the standard library, without the
+limits a reader of hostile uploads needs (that reader lives in the tabular-parser service)."""
 
 from __future__ import annotations
 
+import datetime
 import posixpath
 import zipfile
 from collections.abc import Iterator
@@ -12,7 +16,7 @@ from xml.etree import ElementTree as ET
 
 from python_calamine import CalamineWorkbook
 
-from document_extraction import Grid
+from document_extraction import CellValue, Grid
 
 _NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -28,13 +32,21 @@ def read_grids(path: Path, *, xml_details: bool = True) -> list[Grid]:
     grids = []
     for name in workbook.sheet_names:
         sheet = workbook.get_sheet_by_name(name)
-        rows = [
-            [None if cell == "" else cell for cell in row]
-            for row in sheet.to_python(skip_empty_area=False)
+        rows: list[list[CellValue]] = [
+            [_value(cell) for cell in row] for row in sheet.to_python(skip_empty_area=False)
         ]
         outline, formats = details.get(name, ({}, {}))
         grids.append(Grid(name=name, rows=rows, outline_levels=outline, number_formats=formats))
     return grids
+
+
+def _value(cell: Any) -> CellValue:
+    """calamine's cell as a grid cell: "" is empty; times and durations become text."""
+    if cell == "":
+        return None
+    if isinstance(cell, str | int | float | bool | datetime.date):
+        return cell
+    return str(cell)
 
 
 def _cell_ref(ref: str) -> tuple[int, int]:
@@ -47,8 +59,8 @@ def _cell_ref(ref: str) -> tuple[int, int]:
 
 
 def _sheet_paths(archive: zipfile.ZipFile) -> Iterator[tuple[str, str]]:
-    workbook = ET.fromstring(archive.read("xl/workbook.xml"))
-    rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+    workbook = ET.fromstring(archive.read("xl/workbook.xml"))  # noqa: S314
+    rels = ET.fromstring(archive.read("xl/_rels/workbook.xml.rels"))  # noqa: S314
     targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.iter(f"{_PKG_NS}Relationship")}
     for sheet in workbook.iter(f"{_NS}sheet"):
         target = targets.get(sheet.get(f"{_REL_NS}id"), "")
@@ -62,7 +74,7 @@ def _sheet_paths(archive: zipfile.ZipFile) -> Iterator[tuple[str, str]]:
 
 def _styles(archive: zipfile.ZipFile) -> list[str | None]:
     try:
-        root = ET.fromstring(archive.read("xl/styles.xml"))
+        root = ET.fromstring(archive.read("xl/styles.xml"))  # noqa: S314
     except KeyError:
         return []
     custom = {
@@ -85,7 +97,7 @@ def xlsx_details(path: Path) -> dict[str, tuple[dict[int, int], dict[tuple[int, 
             outline: dict[int, int] = {}
             formats: dict[tuple[int, int], str] = {}
             with archive.open(sheet_path) as stream:
-                for _, element in ET.iterparse(stream, events=("end",)):
+                for _, element in ET.iterparse(stream, events=("end",)):  # noqa: S314
                     tag = element.tag
                     if tag == f"{_NS}c":
                         style = element.get("s")

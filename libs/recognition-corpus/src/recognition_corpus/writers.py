@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-import xlsxwriter
+import xlsxwriter  # type: ignore[import-untyped]
 import xlwt
 from pyxlsbwriter import XlsbWriter
 
