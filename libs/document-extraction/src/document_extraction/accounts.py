@@ -117,8 +117,9 @@ def _code_from_number(value: float, fmt: str | None) -> Code | None:
                 return Code(rendered, None)
         code, padded = _pad_synthetic(str(number))
         return Code(code, None, RESTORED_CODE_PENALTY if padded else 0)
-    # 60.1 from a numeric cell: shortest exact decimal, but it could have been "60.10".
-    text = format(value, ".15g")
+    # 60.1 from a numeric cell (it could have been "60.10"). Codes have a handful of digits, so
+    # ten significant ones drop any binary noise that arithmetic or a writer left behind.
+    text = format(value, ".10g")
     code, _ = _pad_synthetic(text)
     return Code(code, None, RESTORED_CODE_PENALTY)
 

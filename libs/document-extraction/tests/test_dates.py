@@ -1,0 +1,45 @@
+"""Report periods and statement dates as printed in Russian."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from document_extraction.dates import parse_date_cell, parse_period
+
+D = datetime.date
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("Период: 1 квартал 2024 г.", D(2024, 1, 1), D(2024, 3, 31)),
+        ("за 4 квартал 2024 г.", D(2024, 10, 1), D(2024, 12, 31)),
+        ("за январь 2025 г.", D(2025, 1, 1), D(2025, 1, 31)),
+        ("за февраль 2024 г.", D(2024, 2, 1), D(2024, 2, 29)),
+        ("Период: Июль 2024 г. - Июль 2025 г.", D(2024, 7, 1), D(2025, 7, 31)),
+        ("Январь - Март 2025 г.", D(2025, 1, 1), D(2025, 3, 31)),
+        ("Период: 01.04.2025 - 30.04.2025", D(2025, 4, 1), D(2025, 4, 30)),
+        ("за период с 01.03.2025 по 31.03.2025", D(2025, 3, 1), D(2025, 3, 31)),
+        ("за 9 месяцев 2024 г.", D(2024, 1, 1), D(2024, 9, 30)),
+        ("за 1 полугодие 2024 г.", D(2024, 1, 1), D(2024, 6, 30)),
+        ("за 2023 год", D(2023, 1, 1), D(2023, 12, 31)),
+    ],
+)
+def test_periods(text: str, start: D, end: D) -> None:
+    period = parse_period(text)
+    assert period is not None
+    assert (period.start, period.end, period.text) == (start, end, text)
+
+
+def test_text_without_a_period() -> None:
+    assert parse_period("Оборотно-сальдовая ведомость") is None
+
+
+def test_date_cells_and_text_dates() -> None:
+    assert parse_date_cell(D(2025, 3, 1)) == (D(2025, 3, 1), 0)
+    assert parse_date_cell(datetime.datetime(2025, 3, 1, 12, 0)) == (D(2025, 3, 1), 0)
+    assert parse_date_cell("01.03.2025") == (D(2025, 3, 1), 1)
+    assert parse_date_cell("31.02.2025") == (None, 0)
+    assert parse_date_cell("Итого") == (None, 0)

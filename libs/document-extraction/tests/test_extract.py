@@ -1,0 +1,325 @@
+"""extract() end to end on small grids: each check failing on purpose, confidence, pages,
+files without documents, and the contract schema."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from document_extraction import BBox, Extraction, Grid, NoDocumentFound, extract
+from recognition_contract import validate_result_file
+
+CAPTIONS = [
+    "Сальдо на начало периода",
+    None,
+    "Обороты за период",
+    None,
+    "Сальдо на конец периода",
+    None,
+]
+SIDES = ["Дебет", "Кредит"] * 3
+TITLE = [
+    ["ООО «Промтехснаб», УНП 192745313"],
+    ["Оборотно-сальдовая ведомость за 1 квартал 2025 г."],
+    [],
+    ["Счет", "Наименование счета", *CAPTIONS],
+    [None, None, *SIDES],
+]
+# Rows 6..: balanced, parents equal their children.
+BODY = [
+    ["01", "Основные средства", 1000.0, None, None, None, 1000.0, None],
+    ["60", "Расчеты с поставщиками", None, 700.0, 500.0, 300.0, None, 500.0],
+    ["60.1", "Поставщики", None, 700.0, 400.0, 300.0, None, 600.0],
+    ["60.2", "Авансы выданные", None, None, 100.0, None, 100.0, None],
+    ["80", "Уставный капитал", None, 300.0, None, 500.0, None, 800.0],
+    ["51", "Расчетные счета", None, None, 300.0, None, 300.0, None],
+]
+TOTALS = ["Итого", None, 1000.0, 1000.0, 800.0, 800.0, 1400.0, 1300.0]
+
+
+def osv(body: list[list[Any]] | None = None, totals: list[Any] | None = None) -> list[list[Any]]:
+    return [*TITLE, *copy.deepcopy(body if body is not None else BODY), list(totals or TOTALS)]
+
+
+def codes(extraction: Extraction) -> list[tuple[str, dict[str, Any] | None]]:
+    return [(w["code"], w["locator"]) for d in extraction.documents for w in d["warnings"]]
+
+
+def wrap(extraction: Extraction) -> dict[str, Any]:
+    return {
+        "schema_version": "2.0",
+        "job_id": "0f1e2d3c-4b5a-4968-a7b6-c5d4e3f2a1b0",
+        "file_id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+        "status": extraction.status,
+        "service": {"name": "tabular-parser", "version": "0.1.0"},
+        "group_schema": extraction.group_schema,
+        "documents": extraction.documents,
+        "warnings": extraction.warnings,
+    }
+
+
+def test_consistent_balance_is_done() -> None:
+    balanced = [
+        ["01", "Основные средства", 1000.0, None, None, None, 1000.0, None],
+        ["60", "Расчеты с поставщиками", None, 700.0, 500.0, 300.0, None, 500.0],
+        ["60.1", "Поставщики", None, 700.0, 400.0, 300.0, None, 600.0],
+        ["60.2", "Авансы выданные", None, None, 100.0, None, 100.0, None],
+        ["80", "Уставный капитал", None, 300.0, None, None, None, 300.0],
+        ["51", "Расчетные счета", None, None, 300.0, 500.0, None, 200.0],
+    ]
+    totals = ["Итого", None, 1000, 1000, 800, 800, 1000, 1000]
+    extraction = extract([Grid("TDSheet", osv(balanced, totals))])
+    assert codes(extraction) == []
+    assert extraction.status == "done"
+    document = extraction.documents[0]
+    assert [(r["code"], r["level"], r["parent"]) for r in document["rows"]] == [
+        ("01", 0, None), ("60", 0, None), ("60.1", 1, 2), ("60.2", 1, 2), ("80", 0, None),
+        ("51", 0, None),
+    ]  # fmt: skip
+    assert document["period"] == {
+        "from": "2025-01-01",
+        "to": "2025-03-31",
+        "text": "за 1 квартал 2025 г.",
+    }
+    assert document["organisation"] == {"name": "ООО «Промтехснаб»", "tax_id": "192745313"}
+    validate_result_file(wrap(extraction))
+
+
+def test_row_balance_mismatch_points_at_the_row() -> None:
+    body = copy.deepcopy(BODY)
+    body[0][6] = 999.0  # 1000 + 0 - 0 printed as 999
+    found = codes(extract([Grid("TDSheet", osv(body))]))
+    assert ("ROW_BALANCE_MISMATCH", {"sheet": "TDSheet", "row": 6}) in found
+
+
+def test_parent_not_equal_to_children_points_at_parent_cell() -> None:
+    body = copy.deepcopy(BODY)
+    body[1][4] = 600.0  # 60 turnover debit, children sum to 500
+    body[1][7] = 400.0  # keep the row itself balanced
+    extraction = extract([Grid("TDSheet", osv(body))])
+    assert ("PARENT_SUM_MISMATCH", {"sheet": "TDSheet", "row": 7, "column": "E"}) in codes(
+        extraction
+    )
+    assert extraction.status == "needs_check"
+    validate_result_file(wrap(extraction))
+
+
+def test_totals_not_equal_to_top_level_rows() -> None:
+    totals = list(TOTALS)
+    totals[3] = 1001.0
+    found = codes(extract([Grid("TDSheet", osv(totals=totals))]))
+    assert ("TOTALS_MISMATCH", {"sheet": "TDSheet", "row": 12, "column": "D"}) in found
+    assert ("DEBIT_CREDIT_MISMATCH", {"sheet": "TDSheet", "row": 12}) in found
+
+
+def test_parent_with_collapsed_balance_is_accepted() -> None:
+    body = copy.deepcopy(BODY)
+    body[1][7] = 500.0  # 60: closing credit 600 - debit 100 collapsed into one side
+    found = [c for c, _ in codes(extract([Grid("TDSheet", osv(body))]))]
+    assert "PARENT_SUM_MISMATCH" not in found
+
+
+def test_text_amounts_and_precision() -> None:
+    body = copy.deepcopy(BODY)
+    body[0][2] = "1\u00a0000,00"
+    body[0][6] = "1 000,004"
+    body[4][3] = "три сотни"
+    extraction = extract([Grid("TDSheet", osv(body))])
+    document = extraction.documents[0]
+    assert document["rows"][0]["opening_debit"] == "1000.00"
+    assert document["rows"][0]["closing_debit"] == "1000.00"
+    assert document["rows"][0]["confidence"] == 99
+    found = codes(extraction)
+    assert ("AMOUNT_PRECISION", {"sheet": "TDSheet", "row": 6, "column": "G"}) in found
+    assert ("AMOUNT_UNREADABLE", {"sheet": "TDSheet", "row": 10, "column": "D"}) in found
+    assert document["rows"][4]["opening_credit"] is None
+    assert document["rows"][4]["confidence"] == 70
+    validate_result_file(wrap(extraction))
+
+
+def test_numeric_codes_with_and_without_formats() -> None:
+    body = copy.deepcopy(BODY)
+    body[0][0] = 1.0
+    with_format = extract([Grid("TDSheet", osv(body), number_formats={(5, 0): "00"})])
+    without = extract([Grid("TDSheet", osv(body))])
+    assert with_format.documents[0]["rows"][0]["code"] == "01"
+    assert without.documents[0]["rows"][0]["code"] == "01"
+    assert with_format.documents[0]["rows"][0]["confidence"] == 100
+    assert without.documents[0]["rows"][0]["confidence"] < 100
+    assert without.documents[0]["confidence"] < with_format.documents[0]["confidence"]
+
+
+def test_quantity_rows_and_signature_are_not_rows() -> None:
+    body = copy.deepcopy(BODY)
+    body.insert(1, ["Количество", None, 5.0, None, 2.0, None, 7.0, None])
+    rows = [*osv(body), [], ["Главный бухгалтер", None, "(подпись)"]]
+    document = extract([Grid("TDSheet", rows)]).documents[0]
+    assert [r["code"] for r in document["rows"]] == ["01", "60", "60.1", "60.2", "80", "51"]
+    assert document["locator"] == {"sheet": "TDSheet", "row": 1, "row_end": 13}
+
+
+def test_thousands_and_outline_levels() -> None:
+    rows = osv()
+    rows.insert(2, ["Единица измерения: тыс. бел. руб."])
+    outline = {8: 1, 9: 1}  # 60.1 and 60.2 one level below 60
+    extraction = extract([Grid("TDSheet", rows, outline_levels=outline)])
+    document = extraction.documents[0]
+    assert (document["unit"], document["currency"]) == ("thousands", "BYN")
+    assert [r["level"] for r in document["rows"]] == [0, 0, 1, 1, 0, 0]
+    assert document["rows"][0]["opening_debit"] == "1000.00"
+
+
+def test_ocr_confidence_and_page_locators() -> None:
+    rows = osv()
+    confidence: list[list[float | None]] = [[None] * 8 for _ in rows]
+    confidence[5] = [55.0, 90.0, 88.5, None, None, None, 92.0, None]
+    boxes: list[list[BBox | None]] = [[None] * 8 for _ in rows]
+    boxes[5] = [BBox(0.05, 0.30, 0.10, 0.32), None, BBox(0.40, 0.30, 0.50, 0.33)] + [None] * 5
+    grid = Grid("page 1", rows, kind="page", page=2, cell_confidence=confidence, cell_boxes=boxes)
+    extraction = extract([grid])
+    document = extraction.documents[0]
+    row = document["rows"][0]
+    assert row["confidence"] == 55
+    assert row["locator"] == {
+        "page": 2, "row": 6, "bbox": {"x0": 0.05, "y0": 0.30, "x1": 0.50, "y1": 0.33},
+    }  # fmt: skip
+    assert document["locator"] == {"page": 2}
+    assert document["confidence"] < 100
+    validate_result_file(wrap(extraction))
+
+
+def test_low_confidence_document_needs_check() -> None:
+    rows = osv()
+    confidence: list[list[float | None]] = [[40.0] * 8 for _ in rows]
+    extraction = extract([Grid("p", rows, kind="page", page=1, cell_confidence=confidence)])
+    assert ("LOW_CONFIDENCE", {"page": 1}) in codes(extraction)
+    assert extraction.status == "needs_check"
+
+
+def test_sheets_without_tables_are_named_and_files_without_documents_fail() -> None:
+    letter = Grid("Письмо", [["Справка о задолженности"], ["Сумма", 100.0]])
+    empty = Grid("Лист2", [[None, None], []])
+    extraction = extract([letter, Grid("TDSheet", osv()), empty])
+    assert len(extraction.documents) == 1
+    skipped = [(w["code"], w["severity"], w["locator"]) for w in extraction.warnings]
+    assert skipped == [
+        ("SHEET_SKIPPED", "info", {"sheet": "Письмо"}),
+        ("SHEET_SKIPPED", "info", {"sheet": "Лист2"}),
+    ]
+    with pytest.raises(NoDocumentFound, match="ни ОСВ, ни выписки"):
+        extract([letter])
+    with pytest.raises(NoDocumentFound, match="не содержит данных"):
+        extract([empty])
+    with pytest.raises(NoDocumentFound):
+        extract([])
+
+
+def test_per_account_osv_by_subconto() -> None:
+    rows = [
+        ["ООО «Промтехснаб»"],
+        ["Оборотно-сальдовая ведомость по счету 60 за март 2025 г."],
+        [],
+        ["Субконто", *CAPTIONS],
+        [None, *SIDES],
+        ["60.1", None, 700.0, 400.0, 300.0, None, 600.0],
+        ["ЧТУП «МеталлСнаб»", None, 500.0, 400.0, 100.0, None, 200.0],
+        ["Количество", 3.0, None, 1.0, None, 2.0, None],
+        ["ООО «ТрансЛогистик»", None, 200.0, None, 200.0, None, 400.0],
+        ["Итого", None, 700.0, 400.0, 300.0, None, 600.0],
+    ]
+    extraction = extract([Grid("ОСВ 60", rows)])
+    document = extraction.documents[0]
+    assert document["variant"] == "account"
+    assert document["account"] == {"code": "60", "name": None}
+    assert [(r["kind"], r["level"], r["parent"]) for r in document["rows"]] == [
+        ("account", 0, None), ("subconto", 1, 1), ("subconto", 1, 1),
+    ]  # fmt: skip
+    assert document["rows"][1]["name"] == "ЧТУП «МеталлСнаб»"
+    assert extraction.status == "done"
+    assert extraction.group_schema == "unknown"
+
+
+STATEMENT_HEAD = [
+    ["Банк: ОАО «Приорбанк», БИК PJCBBY2X"],
+    ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.03.2025 по 31.03.2025"],
+    ["Валюта: 933"],
+    ["Клиент: ООО «Промтехснаб», УНП 192745313"],
+    ["Входящий остаток:", None, "1 000,00"],
+    [],
+    ["Дата", "№ док", "Сумма", "Контрагент", "УНП", "Счет контрагента", "Назначение платежа"],
+]
+
+
+def statement(lines: list[list[Any]], closing: str = "1 300,00") -> list[list[Any]]:
+    return [*STATEMENT_HEAD, *lines, ["Исходящий остаток:", None, closing]]
+
+
+LINES = [
+    [
+        "03.03.2025",
+        "1",
+        500.0,
+        "ОАО «Керамин»",
+        "190657200",
+        "BY95ALFA30122231870010270000",
+        "Оплата",
+    ],
+    ["05.03.2025", "2", -200.0, "ООО «ТрансЛогистик»", "192745313", None, "Услуги"],
+]
+
+
+def test_signed_amount_statement() -> None:
+    extraction = extract([Grid("Выписка", statement(LINES))])
+    document = extraction.documents[0]
+    assert extraction.status == "done", document["warnings"]
+    assert document["header"]["currency"] == "BYN"
+    assert document["header"]["opening_balance"] == "1000.00"
+    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+        (None, "500.00"), ("200.00", None),
+    ]  # fmt: skip
+    assert document["transactions"][0]["confidence"] == 99  # the date was text
+    validate_result_file(wrap(extraction))
+
+
+def test_statement_checks_fail_on_purpose() -> None:
+    lines = copy.deepcopy(LINES)
+    lines[0][0] = "03.04.2025"  # outside the period
+    lines[0][4] = "190657201"  # wrong check digit
+    lines[1][5] = "BY96ALFA30122231870010270000"  # wrong IBAN check digits
+    extraction = extract([Grid("Выписка", statement(lines, closing="1 299,00"))])
+    found = codes(extraction)
+    assert ("BALANCE_MISMATCH", {"sheet": "Выписка", "row": 10}) in found
+    assert ("DATE_OUTSIDE_PERIOD", {"sheet": "Выписка", "row": 8, "column": "A"}) in found
+    assert ("TAX_ID_CHECK_FAILED", {"sheet": "Выписка", "row": 8, "column": "E"}) in found
+    assert ("IBAN_CHECK_FAILED", {"sheet": "Выписка", "row": 9, "column": "F"}) in found
+    assert extraction.status == "needs_check"
+    validate_result_file(wrap(extraction))
+
+
+def test_statement_totals_must_equal_rows() -> None:
+    head = [r for r in STATEMENT_HEAD[:-1]]
+    rows = [
+        *head,
+        ["Дата", "№ док", "Дебет", "Кредит", "Корреспондент", "Назначение платежа"],
+        ["03.03.2025", "1", None, 500.0, "ОАО «Керамин»", "Оплата"],
+        ["05.03.2025", "2", 200.0, None, "ООО «ТрансЛогистик»", "Услуги"],
+        ["Итого", None, 250.0, 500.0],
+        ["Исходящий остаток: 1 300,00"],
+    ]
+    extraction = extract([Grid("Выписка", rows)])
+    found = codes(extraction)
+    assert ("TOTALS_MISMATCH", {"sheet": "Выписка", "row": 10}) in found
+    header = extraction.documents[0]["header"]
+    assert (header["total_debit"], header["total_credit"]) == ("250.00", "500.00")
+
+
+def test_statement_without_balances_needs_check() -> None:
+    rows = [
+        r
+        for r in statement(LINES)
+        if not str(r[0] if r else "").startswith(("Входящий", "Исходящий"))
+    ]
+    found = codes(extract([Grid("Выписка", rows)]))
+    assert [c for c, _ in found] == ["BALANCE_MISSING"]

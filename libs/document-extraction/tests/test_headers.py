@@ -1,0 +1,114 @@
+"""Table headers found from their text: merged captions, column sets, statement banks."""
+
+from __future__ import annotations
+
+from document_extraction.headers import find_osv_header, find_statement_header
+
+CAPTIONS = [
+    "Сальдо на начало периода",
+    None,
+    "Обороты за период",
+    None,
+    "Сальдо на конец периода",
+    None,
+]
+SIDES = ["Дебет", "Кредит"] * 3
+
+
+def test_two_row_header_with_values_only_in_the_top_left_of_merges() -> None:
+    rows = [
+        ["ООО «Альфа»"],
+        ["Оборотно-сальдовая ведомость за январь 2025 г."],
+        [],
+        ["Счет", "Наименование счета", *CAPTIONS],
+        [None, None, *SIDES],
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.first_row, header.last_row) == (3, 4)
+    assert (header.label_col, header.name_col) == (0, 1)
+    assert header.money == {
+        "opening_debit": 2,
+        "opening_credit": 3,
+        "turnover_debit": 4,
+        "turnover_credit": 5,
+        "closing_debit": 6,
+        "closing_credit": 7,
+    }
+    assert header.confidence == 100
+
+
+def test_upp_caption_one_account_column_and_indicator_column() -> None:
+    rows = [
+        ["Счет", "Показа-\nтели", "Сальдо на начало периода", None, "Оборот за период", None,
+         "Сальдо на конец периода", None],
+        [None, None, *SIDES],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.label_col == 0
+    assert header.name_col is None
+    assert header.indicator_col == 1
+    assert header.money["turnover_debit"] == 4
+
+
+def test_correspondent_columns_are_not_money_columns() -> None:
+    rows = [
+        ["Субконто", "Кор. счет", *CAPTIONS, "Обороты по кор. счетам", None],
+        [None, None, *SIDES, "51", "60"],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.label_col == 0
+    assert sorted(header.money.values()) == [2, 3, 4, 5, 6, 7]
+
+
+def test_columns_in_another_order_are_still_found() -> None:
+    rows = [
+        [None, "Счет", "Сальдо на конец периода", None, "Сальдо на начало периода", None,
+         "Обороты за период", None],
+        [None, None, "Кредит", "Дебет", "Дебет", "Кредит", "Дебет", "Кредит"],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.label_col == 1
+    assert header.money["closing_credit"] == 2
+    assert header.money["closing_debit"] == 3
+    assert header.money["opening_debit"] == 4
+
+
+def test_no_header_in_a_letter() -> None:
+    rows = [["Справка"], ["Сальдо на начало периода составляет 100 руб."]]
+    assert find_osv_header(rows) is None
+    assert find_statement_header(rows) is None
+
+
+def test_statement_columns_of_different_banks() -> None:
+    prior = ["Дата", "№ док", "Дебет", "Кредит", "Корреспондент", "УНП", "Счет корреспондента",
+             "Банк корреспондента", "БИК", "Назначение платежа"]  # fmt: skip
+    header = find_statement_header([["Выписка"], prior])
+    assert header is not None
+    assert header.row == 1
+    assert header.columns == {
+        "date": 0, "number": 1, "debit": 2, "credit": 3, "name": 4, "tax_id": 5,
+        "account": 6, "bank": 7, "bic": 8, "purpose": 9,
+    }  # fmt: skip
+    belarusbank = ["Дата операции", "Номер документа", "Наименование корреспондента",
+                   "УНП корреспондента", "Счет корреспондента", "Банк корреспондента",
+                   "Списание (дебет)", "Поступление (кредит)", "Назначение платежа"]  # fmt: skip
+    header = find_statement_header([belarusbank])
+    assert header is not None
+    assert (header.columns["debit"], header.columns["credit"], header.columns["name"]) == (6, 7, 2)
+    signed = ["Дата", "Номер", "Сумма", "Контрагент", "УНП/ИНН контрагента", "Назначение платежа"]
+    header = find_statement_header([signed])
+    assert header is not None
+    assert header.columns["amount"] == 2
+    assert "debit" not in header.columns
+    currency = ["Дата", "№ док", "Дебет", "Кредит", "Эквивалент дебет, BYN",
+                "Эквивалент кредит, BYN", "Корреспондент", "Назначение платежа"]  # fmt: skip
+    header = find_statement_header([currency])
+    assert header is not None
+    assert header.columns["debit_equivalent"] == 4
+    assert header.columns["credit_equivalent"] == 5
+    assert header.columns["debit"] == 2
