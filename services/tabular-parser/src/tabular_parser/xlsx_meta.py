@@ -28,14 +28,21 @@ CHUNK_BYTES: Final = 1 << 20
 # workbook.xml, its rels and styles.xml of real books are kilobytes.
 MAX_PART_BYTES: Final = 16 * 1024**2
 
-_ROW_R: Final = re.compile(rb'<row\b[^>]*?\br="([0-9]+)"')
-_ROW_OUTLINE: Final = re.compile(rb'<row\b[^>]*?\boutlineLevel="([0-9]+)"[^>]*>')
-_ATTR_R_ROW: Final = re.compile(rb'\br="([0-9]+)"')
-_CELL_REF: Final = re.compile(rb'\br="([A-Z]{1,3})([0-9]+)"')
-_COLUMN_3: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z]{3})[0-9]')
-_COLUMN_2: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z]{2})[0-9]')
-_COLUMN_1: Final = re.compile(rb'<c\b[^>]*?\br="([A-Z])[0-9]')
+# Extent, whatever the attribute order: only rows have r="<digits>", only cells r="<letters>"
+# (no other attribute of sheet XML ends in r and holds such values). No \b in front: a
+# pattern that starts with a literal is searched at memory speed, one with \b is not.
+_ROW_NUMBER: Final = re.compile(rb'r="([0-9]+)"')
 _ROW_TAG: Final = re.compile(rb"<row\b")
+_COLUMN_3: Final = re.compile(rb'r="([A-Z]{3})[0-9]')
+_COLUMN_2: Final = re.compile(rb'r="([A-Z]{2})[0-9]')
+_COLUMN_1: Final = re.compile(rb'r="([A-Z])[0-9]')
+# Levels and formats. Every writer seen puts r first ("<row r=", "<c r=" then s=); those
+# patterns start with a literal and run at memory speed. A sheet written otherwise is read
+# with the order-free patterns, about three times slower.
+_FIRST_NOT_R: Final = re.compile(rb"<(?:row|c)\s+(?!r=)")
+_LEVELS_R_FIRST: Final = re.compile(rb'<row r="([0-9]+)"[^>]*?\soutlineLevel="([0-9]+)"')
+_LEVEL_ANY_ORDER: Final = re.compile(rb'<row\b[^>]*?\soutlineLevel="([0-9]+)"[^>]*>')
+_CELL_REF: Final = re.compile(rb'\sr="([A-Z]{1,3})([0-9]+)"')
 
 # A format renders an integer as a code when, stripped of literal text, it is digit
 # placeholders only (no grouping, decimals, dates, percent) and either pads with zeros or adds
@@ -180,20 +187,81 @@ def code_styles(styles: bytes | None) -> dict[int, str]:
     return out
 
 
-def _cell_pattern(styles: dict[int, str]) -> re.Pattern[bytes] | None:
+def _cell_patterns(styles: dict[int, str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]] | None:
+    """Cells in one of ``styles``: (r-first pattern giving column, row, style; any-order
+    pattern giving the style and the whole tag)."""
     if not styles:
         return None
     alternatives = b"|".join(str(index).encode() for index in sorted(styles))
-    return re.compile(rb'<c\b[^>]*?\bs="(' + alternatives + rb')"[^>]*>')
+    return (
+        re.compile(rb'<c r="([A-Z]{1,3})([0-9]+)" s="(' + alternatives + rb')"'),
+        re.compile(rb'<c\b[^>]*?\ss="(' + alternatives + rb')"[^>]*>'),
+    )
 
 
-def scan_sheet(
-    package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
-) -> SheetMeta:
-    meta = SheetMeta(name=name, part=part)
-    cell_pattern = _cell_pattern(styles)
-    rows_tagged = rows_numbered = 0
-    widest = b""
+class _SheetScan:
+    def __init__(self, meta: SheetMeta, styles: dict[int, str]) -> None:
+        self.meta = meta
+        self.styles = styles
+        self.cells = _cell_patterns(styles)
+        self.r_first: bool | None = None
+        self.rows_tagged = 0
+        self.rows_numbered = 0
+        self.widest = b""
+
+    def feed(self, body: bytes) -> None:
+        meta = self.meta
+        if self.r_first is None:
+            self.r_first = _FIRST_NOT_R.search(body) is None
+        self.rows_tagged += len(_ROW_TAG.findall(body))
+        numbers = _ROW_NUMBER.findall(body)
+        self.rows_numbered += len(numbers)
+        if numbers:
+            meta.max_row = max(meta.max_row, max(map(int, numbers)))
+        # Letters of one length compare like the columns they name; longer is further right.
+        for letters, pattern in ((3, _COLUMN_3), (2, _COLUMN_2)):
+            if len(self.widest) > letters:
+                break
+            found = pattern.findall(body)
+            if found:
+                best = max(found)
+                if len(best) > len(self.widest) or best > self.widest:
+                    self.widest = best
+                break
+        if self.r_first:
+            self._hints_r_first(body)
+        else:
+            self._hints_any_order(body)
+
+    def _hints_r_first(self, body: bytes) -> None:
+        levels = self.meta.outline_levels
+        for row, level in _LEVELS_R_FIRST.findall(body):
+            if level != b"0":
+                levels[int(row) - 1] = int(level)
+        if self.cells is not None:
+            formats, styles = self.meta.number_formats, self.styles
+            for column, row, style in self.cells[0].findall(body):
+                formats[(int(row) - 1, column_number(column) - 1)] = styles[int(style)]
+
+    def _hints_any_order(self, body: bytes) -> None:
+        for match in _LEVEL_ANY_ORDER.finditer(body):
+            number = _ROW_NUMBER.search(match.group(0))
+            if match.group(1) != b"0" and number is not None:
+                self.meta.outline_levels[int(number.group(1)) - 1] = int(match.group(1))
+        if self.cells is not None:
+            for match in self.cells[1].finditer(body):
+                ref = _CELL_REF.search(match.group(0))
+                if ref is not None:
+                    row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
+                    self.meta.number_formats[(row, column)] = self.styles[int(match.group(1))]
+
+    @property
+    def lower_bound_cells(self) -> int:
+        return self.meta.max_row * (column_number(self.widest) if self.widest else 1)
+
+
+def _bodies(package: _Package, part: str) -> Iterator[bytes]:
+    """The member in chunks cut before the last ``<``, so that no tag is split."""
     tail = b""
     for chunk in package.chunks(part):
         buffer = tail + chunk
@@ -201,44 +269,30 @@ def scan_sheet(
         if cut <= 0:
             tail = buffer
             continue
-        body, tail = buffer[:cut], buffer[cut:]
-        rows_tagged += len(_ROW_TAG.findall(body))
-        numbers = _ROW_R.findall(body)
-        rows_numbered += len(numbers)
-        if numbers:
-            meta.max_row = max(meta.max_row, int(numbers[-1]))
-        # Letters of one length compare like the columns they name; longer is further right.
-        for letters, pattern in ((3, _COLUMN_3), (2, _COLUMN_2)):
-            if len(widest) > letters:
-                break
-            found = pattern.findall(body)
-            if found:
-                best = max(found)
-                if len(best) > len(widest) or best > widest:
-                    widest = best
-                break
-        for match in _ROW_OUTLINE.finditer(body):
-            level = int(match.group(1))
-            number = _ATTR_R_ROW.search(match.group(0))
-            if level > 0 and number is not None:
-                meta.outline_levels[int(number.group(1)) - 1] = level
-        if cell_pattern is not None:
-            for match in cell_pattern.finditer(body):
-                ref = _CELL_REF.search(match.group(0))
-                if ref is not None:
-                    row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
-                    meta.number_formats[(row, column)] = styles[int(match.group(1))]
-        if meta.max_row * max(column_number(widest) if widest else 1, 1) > limits.max_cells:
-            meta.max_column = column_number(widest) if widest else 1
+        yield buffer[:cut]
+        tail = buffer[cut:]
+    if tail:
+        yield tail
+
+
+def scan_sheet(
+    package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
+) -> SheetMeta:
+    meta = SheetMeta(name=name, part=part)
+    scan = _SheetScan(meta, styles)
+    for body in _bodies(package, part):
+        scan.feed(body)
+        if scan.lower_bound_cells > limits.max_cells:
+            meta.max_column = column_number(scan.widest) if scan.widest else 1
             return meta  # too large already; the caller skips the sheet
-    if rows_numbered < rows_tagged:
+    if scan.rows_numbered < scan.rows_tagged:
         # Rows without r="" are numbered by position, which this scan does not follow:
         # without trustworthy row numbers the levels could land on the wrong rows.
         meta.outline_levels.clear()
         meta.number_formats.clear()
-        meta.max_row = max(meta.max_row, rows_tagged)
-    if widest:
-        meta.max_column = column_number(widest)
+        meta.max_row = max(meta.max_row, scan.rows_tagged)
+    if scan.widest:
+        meta.max_column = column_number(scan.widest)
     elif meta.max_row * 26 > limits.max_cells:
         # Only a sheet this long is worth a second pass for the exact width.
         meta.max_column = _single_letter_width(package, part)
@@ -249,11 +303,7 @@ def scan_sheet(
 
 def _single_letter_width(package: _Package, part: str) -> int:
     widest = b""
-    tail = b""
-    for chunk in package.chunks(part):
-        buffer = tail + chunk
-        cut = buffer.rfind(b"<")
-        body, tail = (buffer[:cut], buffer[cut:]) if cut > 0 else (b"", buffer)
+    for body in _bodies(package, part):
         if found := _COLUMN_1.findall(body):
             widest = max(widest, max(found))
     return column_number(widest) if widest else 1
