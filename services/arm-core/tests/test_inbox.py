@@ -23,7 +23,8 @@ from recognition_contract import ErrorInfo, S3Ref, Warning, result_key
 
 @pytest.fixture
 async def core(make_core_settings):
-    async with run_core(make_core_settings()) as running:
+    # Mapping would read result files these tests never write; the inbox is under test.
+    async with run_core(make_core_settings(mapping_enabled=False)) as running:
         assert await running.runtime.nats.wait_connected(5)
         yield running
 

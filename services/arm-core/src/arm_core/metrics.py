@@ -32,6 +32,12 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        self.mapping = Counter(
+            "arm_ka_mapping_results",
+            "Result files mapped into documents, by outcome (mapped, failed)",
+            ["outcome"],
+            registry=r,
+        )
         self.loop_seconds = Histogram(
             "arm_ka_loop_pass_seconds",
             "Duration of one pass of a background loop",

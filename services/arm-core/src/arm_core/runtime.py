@@ -13,6 +13,7 @@ from arm_core.exchange.listener import Listener
 from arm_core.exchange.outbox import Outbox
 from arm_core.exchange.republisher import Republisher
 from arm_core.exchange.watchdog import Watchdog
+from arm_core.mapping.loop import Mapping
 from arm_core.metrics import Metrics
 from arm_core.settings import CoreSettings
 from arm_ka_platform.logging import get_logger
@@ -24,6 +25,7 @@ log = get_logger(__name__)
 
 INBOX_QUEUE_GROUP = "arm-core"
 QUEUED_CHANNEL = "recognition_job_queued"
+FINISHED_CHANNEL = "recognition_job_finished"
 # The listener reconnects after this long when PostgreSQL has gone away.
 LISTENER_RETRY_SECONDS = 1.0
 
@@ -65,6 +67,7 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         batch_size=settings.outbox_batch_size,
     )
     watchdog = Watchdog(runtime.pool, runtime.metrics)
+    mapping = Mapping(runtime.pool, runtime.storage, runtime.metrics)
     outbox_loop = supervisor.add("outbox", outbox.run_pass, settings.outbox_poll_seconds)
     # A republish is due ack_timeout after a publish; checking a few times per timeout keeps
     # the delay small without scanning constantly.
@@ -74,7 +77,12 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         min(settings.outbox_poll_seconds, settings.ack_timeout_seconds / 4),
     )
     supervisor.add("watchdog", watchdog.run_pass, settings.watchdog_period_seconds)
-    listener = Listener(settings.database_dsn, {QUEUED_CHANNEL: outbox_loop.wake})
+    channels = {QUEUED_CHANNEL: outbox_loop.wake}
+    if settings.mapping_enabled:
+        mapping_loop = supervisor.add("mapping", mapping.run_pass, settings.mapping_period_seconds)
+        runtime.inbox.mapping_wakers.append(mapping_loop.wake)
+        channels[FINISHED_CHANNEL] = mapping_loop.wake
+    listener = Listener(settings.database_dsn, channels)
     supervisor.add("listener", listener.run_pass, LISTENER_RETRY_SECONDS, cancel_on_stop=True)
     nats.subscribe(settings.subjects.result, INBOX_QUEUE_GROUP, runtime.inbox.on_message)
 

@@ -19,6 +19,8 @@ class CoreSettings(PlatformSettings):
     watchdog_period_seconds: PositiveFloat = 30.0
     recognition_max_attempts: PositiveInt = 3
     mapping_period_seconds: PositiveFloat = 5.0
+    # Mapping can be left to chosen instances (it reads result files, the heavier work).
+    mapping_enabled: bool = True
 
     http_host: str = "127.0.0.1"
     http_port: int = Field(default=8000, ge=0, le=65535)

@@ -16,6 +16,7 @@ from arm_core.files import consolidations, queries
 from arm_core.files.intake import IntakeError, assign_consolidation, store_upload
 from arm_core.files.multipart import MultipartError, boundary_of, iter_parts
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
+from arm_core.mapping.queries import file_documents
 
 router = APIRouter(prefix="/api/v1")
 
@@ -138,6 +139,20 @@ async def get_file(request: Request, file_id: uuid.UUID) -> dict[str, Any]:
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return detail
+
+
+@router.get("/files/{file_id}/documents")
+async def get_documents(request: Request, file_id: uuid.UUID) -> dict[str, Any]:
+    pool = runtime_of(request).pool
+    detail = await queries.file_detail(pool, file_id)
+    if detail is None:
+        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    return {
+        "file_id": file_id,
+        "status": detail["status"],
+        "job_id": detail["current_job_id"],
+        "documents": await file_documents(pool, file_id),
+    }
 
 
 @router.get("/files/{file_id}/content")

@@ -11,18 +11,31 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Identity,
     Index,
     Integer,
     MetaData,
+    Numeric,
     Table,
     Text,
     UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB, UUID
+
+MONEY = Numeric(20, 2)
+CONFIDENCE = Numeric(5, 2)
+ROW_MONEY = (
+    "opening_debit",
+    "opening_credit",
+    "turnover_debit",
+    "turnover_credit",
+    "closing_debit",
+    "closing_credit",
+)
 
 JOB_STATUSES = (
     "queued",
@@ -98,6 +111,7 @@ stored_file = Table(
     Column("status", Text, nullable=False, server_default=text("'UPLOADED'")),
     Column("error_code", Text),
     Column("error_message", Text),
+    Column("mapping_error", Text),
     Column(
         "current_recognition_job_id",
         UUID(as_uuid=True),
@@ -136,6 +150,7 @@ recognition_job = Table(
     Column("result_s3_object_id", UUID(as_uuid=True), ForeignKey("s3_object.id")),
     Column("group_schema", Text),
     Column("statements_version", Text),
+    Column("mapped_at", DateTime(timezone=True)),
     UniqueConstraint("file_id", "attempt"),
     CheckConstraint(_in("status", JOB_STATUSES), name="status"),
     CheckConstraint(_in("pipeline", PIPELINES), name="pipeline"),
@@ -154,6 +169,12 @@ recognition_job = Table(
         "published_at",
         postgresql_where=text("status IN ('published', 'processing')"),
     ),
+    # The mapping loop looks for finished jobs whose documents are not written yet.
+    Index(
+        "ix_recognition_job_unmapped",
+        "finished_at",
+        postgresql_where=text("status IN ('done', 'needs_check') AND mapped_at IS NULL"),
+    ),
 )
 
 audit_log = Table(
@@ -166,4 +187,92 @@ audit_log = Table(
     Column("file_id", UUID(as_uuid=True), ForeignKey("stored_file.id"), index=True),
     Column("job_id", UUID(as_uuid=True), ForeignKey("recognition_job.id")),
     Column("details", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+)
+
+
+document = Table(
+    "document",
+    metadata,
+    _id(),
+    Column("job_id", UUID(as_uuid=True), ForeignKey("recognition_job.id"), nullable=False),
+    Column("file_id", UUID(as_uuid=True), ForeignKey("stored_file.id"), nullable=False, index=True),
+    Column("position", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("variant", Text),
+    Column("title", Text),
+    Column("organisation_name", Text),
+    Column("organisation_tax_id", Text),
+    Column("period_from", Date),
+    Column("period_to", Date),
+    Column("period_text", Text),
+    Column("currency", Text),
+    Column("unit", Text),
+    Column("account_code", Text),
+    Column("account_name", Text),
+    Column("confidence", CONFIDENCE, nullable=False),
+    Column("warnings", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("locator", JSONB, nullable=False),
+    Column("totals", JSONB),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    UniqueConstraint("job_id", "position"),
+    CheckConstraint("kind IN ('osv', 'statement')", name="kind"),
+    CheckConstraint("confidence BETWEEN 0 AND 100", name="confidence_range"),
+)
+
+
+def _document_fk() -> ForeignKey:
+    return ForeignKey("document.id", ondelete="CASCADE")
+
+
+trial_balance_row = Table(
+    "trial_balance_row",
+    metadata,
+    Column("document_id", UUID(as_uuid=True), _document_fk(), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("row_id", Integer, nullable=False),
+    Column("parent_row_id", Integer),
+    Column("kind", Text, nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("account", Text),
+    Column("name", Text),
+    *(Column(name, MONEY) for name in ROW_MONEY),
+    Column("confidence", CONFIDENCE, nullable=False),
+    Column("locator", JSONB, nullable=False),
+)
+
+statement_header = Table(
+    "statement_header",
+    metadata,
+    Column("document_id", UUID(as_uuid=True), _document_fk(), primary_key=True),
+    Column("bank_name", Text),
+    Column("bank_bic", Text),
+    Column("account", Text),
+    Column("currency", Text),
+    Column("holder_name", Text),
+    Column("holder_tax_id", Text),
+    Column("period_from", Date),
+    Column("period_to", Date),
+    Column("period_text", Text),
+    *(
+        Column(name, MONEY)
+        for name in ("opening_balance", "closing_balance", "total_debit", "total_credit")
+    ),
+)
+
+statement_transaction = Table(
+    "statement_transaction",
+    metadata,
+    Column("document_id", UUID(as_uuid=True), _document_fk(), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("date", Date),
+    Column("number", Text),
+    *(Column(name, MONEY) for name in ("debit", "credit", "debit_equivalent", "credit_equivalent")),
+    Column("counterparty_name", Text),
+    Column("counterparty_tax_id", Text),
+    Column("counterparty_account", Text),
+    Column("counterparty_bank", Text),
+    Column("counterparty_bank_bic", Text),
+    Column("purpose", Text),
+    Column("confidence", CONFIDENCE, nullable=False),
+    Column("locator", JSONB, nullable=False),
 )

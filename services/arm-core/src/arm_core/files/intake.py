@@ -225,11 +225,8 @@ WITH gone_audit AS (
     DELETE FROM audit_log WHERE file_id = %(file_id)s
 ), unlinked AS (
     UPDATE stored_file SET current_recognition_job_id = NULL WHERE id = %(file_id)s
-    RETURNING s3_object_id
-), gone_jobs AS (
-    DELETE FROM recognition_job WHERE file_id = %(file_id)s AND status = 'queued'
 )
-SELECT s3_object_id FROM unlinked
+DELETE FROM recognition_job WHERE file_id = %(file_id)s
 """
 
 
@@ -245,9 +242,15 @@ async def assign_consolidation(
                 (consolidation_id, upload.file_id),
             )
     except psycopg.errors.ForeignKeyViolation:
+        # The job may be published already; a service answering it finds no job (logged).
         async with pool.connection() as conn, conn.transaction():
-            row = await (await conn.execute(DISCARD, {"file_id": upload.file_id})).fetchone()
-            await conn.execute("DELETE FROM stored_file WHERE id = %s", (upload.file_id,))
+            await conn.execute(DISCARD, {"file_id": upload.file_id})
+            row = await (
+                await conn.execute(
+                    "DELETE FROM stored_file WHERE id = %s RETURNING s3_object_id",
+                    (upload.file_id,),
+                )
+            ).fetchone()
             if row is not None:
                 await conn.execute("DELETE FROM s3_object WHERE id = %s", (row["s3_object_id"],))
         await _forget(storage, object_key(str(upload.file_id), upload.file_type))

@@ -17,6 +17,7 @@ JOB_COLUMNS = """
 
 FILE_COLUMNS = """
        f.id, f.original_name, f.file_type, f.status, f.error_code, f.error_message,
+       f.mapping_error,
        f.consolidation_id, f.created_at, f.updated_at, f.current_recognition_job_id,
        o.size, j.attempt, j.max_attempts, j.status AS job_status"""
 
@@ -64,6 +65,7 @@ def file_view(row: dict[str, Any]) -> dict[str, Any]:
         "status": row["status"],
         "error_code": row["error_code"],
         "error_message": row["error_message"],
+        "mapping_error": row["mapping_error"],
         "consolidation_id": row["consolidation_id"],
         "size": row["size"],
         "created_at": row["created_at"],

@@ -1,0 +1,1 @@
+"""Mapping: result files of finished jobs into documents, by the result's MAJOR."""
