@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from document_extraction.findings import Locate, warning
 from document_extraction.identifiers import (
@@ -28,13 +28,19 @@ _COLUMN_NAMES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class OsvLine:
-    id: int
-    parent: int | None
-    index: int  # grid row index
-    label: str
-    values: Sequence[int | None]  # cents
+class OsvLine(Protocol):
+    """What the checks read of a trial balance row."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def parent(self) -> int | None: ...
+    @property
+    def index(self) -> int: ...  # grid row index
+    @property
+    def label(self) -> str: ...
+    @property
+    def values(self) -> Sequence[int | None]: ...  # cents
 
 
 def _z(value: Decimal | None) -> Decimal:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
-from document_extraction.checks import OsvLine, check_osv
+from document_extraction.checks import check_osv
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
     UNREADABLE_CELL_PENALTY,
@@ -48,6 +48,11 @@ class _Row:
     outline: int | None
     level: int = 0
     parent: int | None = None
+    id: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.code or self.name or ""
 
 
 def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
@@ -81,11 +86,15 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             if cell is None:
                 values.append(None)
                 continue
-            if type(cell) is float and -1e13 < cell < 1e13 and cell == round(cell, 2):
-                # Fast path of read_cents for the common case: a numeric cell with cents.
-                values.append(round(cell * 100))
-                empty = False
-                continue
+            if type(cell) is float and -1e13 < cell < 1e13:
+                # Fast path of read_cents for the common case, a numeric cell with cents: the
+                # double nearest to a two-decimal number is within rounding noise of its cents.
+                scaled = cell * 100
+                cents_value = round(scaled)
+                if -1e-6 < scaled - cents_value < 1e-6:
+                    values.append(cents_value)
+                    empty = False
+                    continue
             cents = read_cents(cell)
             if cents.problem is not None:
                 warnings.append(
@@ -185,17 +194,19 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     _hierarchy(lines, use_outline)
     out_rows: list[dict[str, Any]] = []
     confidences: list[float] = []
-    check_lines: list[OsvLine] = []
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
     sheet_name = grid.name
     fc = format_cents
+    numbers = grid.row_numbers
+    plain_sheet = ocr is None and not locate.is_page and numbers is None
     for number, line in enumerate(lines, start=1):
-        if ocr is None:
-            conf: float = max(0, 100 - line.penalty)
-            locator = {"sheet": sheet_name, "row": grid.row_number(line.index)}
-            if locate.is_page:
-                locator = locate.row(line.index)
+        if plain_sheet:
+            conf: float = 100 - line.penalty if line.penalty < 100 else 0
+            locator: dict[str, Any] = {"sheet": sheet_name, "row": line.index + 1}
+        elif ocr is None:
+            conf = max(0, 100 - line.penalty)
+            locator = locate.row(line.index)
         else:
             conf = row_confidence(line.penalty, ocr_of(ocr, line.index, ocr_cols))
             locator = locate.row(line.index)
@@ -219,16 +230,13 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 "locator": locator,
             }
         )
-        check_lines.append(
-            OsvLine(number, line.parent, line.index, line.code or line.name or "", v)
-        )
 
     variant, account = _variant(titles, lines)
     if totals_values is None:
         warnings.append(warning("NO_TOTALS", "Строка «Итого» не найдена", locate.where(), INFO))
     warnings.extend(
         check_osv(
-            check_lines,
+            lines,
             totals_values,
             totals_index,
             money_cols,
@@ -285,6 +293,7 @@ def _hierarchy(lines: list[_Row], use_outline: bool) -> None:
         base = min((line.outline or 0) for line in lines) if lines else 0
         stack: list[tuple[int, int]] = []  # (level, id)
         for number, line in enumerate(lines, start=1):
+            line.id = number
             level = (line.outline or 0) - base
             while stack and stack[-1][0] >= level:
                 stack.pop()
@@ -297,6 +306,7 @@ def _hierarchy(lines: list[_Row], use_outline: bool) -> None:
     last_account: tuple[int, int] | None = None
     group: tuple[int, int] | None = None
     for number, line in enumerate(lines, start=1):
+        line.id = number
         if line.kind == "subconto":
             if subconto_first:
                 codes.clear()
