@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from recognition_corpus.data import BY_ACCOUNTS, RU_ACCOUNTS, ChartAccount
-from recognition_corpus.layout import OUTLINE_LEVELS, Expected, Layout, Sheet
+from recognition_corpus.layout import OUTLINE_LEVELS, Expected, Layout, Sheet, shift_columns
 from recognition_corpus.osv import OsvSheet, OsvStyle, account_osv, general_osv
 from recognition_corpus.statement import StatementSheet, StatementStyle, statement
 
@@ -92,6 +92,8 @@ def _osv_style(rng: random.Random, **fixed: Any) -> OsvStyle:
 def _general(name: str, family: str, rng: random.Random, **fixed: Any) -> Layout:
     style = _osv_style(rng, **fixed)
     sheet = general_osv(rng, style)
+    if rng.random() < 0.25:
+        shift_columns(sheet.sheet, [sheet.full, sheet.plain], rng.randint(1, 2))
     chart = "BY-50-2011" if style.chart == "BY" else "RU-94N"
     return _layout(name, family, [(sheet, chart)], [], params={"style": repr(style)})
 
@@ -162,6 +164,8 @@ def _statement(name: str, family: str, rng: random.Random, **fixed: Any) -> Layo
     )
     style = replace(style, **fixed)
     sheet = statement(rng, style)
+    if rng.random() < 0.25:
+        shift_columns(sheet.sheet, [sheet.document], 1)
     return _layout(name, family, [], [sheet], params={"style": repr(style)})
 
 

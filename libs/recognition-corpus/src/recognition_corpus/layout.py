@@ -94,3 +94,34 @@ class Layout:
         if NUMBER_FORMATS in self.requires and not formats:
             return None
         return self.expected if formats else self.expected_plain
+
+
+def _column_index(letters: str) -> int:
+    index = 0
+    for ch in letters:
+        index = index * 26 + ord(ch) - 64
+    return index - 1
+
+
+def _column_letters(index: int) -> str:
+    letters = ""
+    number = index + 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def shift_columns(sheet: Sheet, documents: list[dict[str, Any]], columns: int) -> None:
+    """Move a sheet's table ``columns`` to the right (hand-made files rarely start at column
+    A), with the column letters of the expected documents' warnings."""
+    if columns <= 0:
+        return
+    sheet.rows = [[None] * columns + row if row else row for row in sheet.rows]
+    sheet.formats = {(r, c + columns): f for (r, c), f in sheet.formats.items()}
+    sheet.merges = [(r0, c0 + columns, r1, c1 + columns) for r0, c0, r1, c1 in sheet.merges]
+    for document in documents:
+        for item in document["warnings"]:
+            locator = item.get("locator") or {}
+            if "column" in locator:
+                locator["column"] = _column_letters(_column_index(locator["column"]) + columns)

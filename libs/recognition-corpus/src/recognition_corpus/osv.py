@@ -515,7 +515,7 @@ def _finish(
             "totals": totals_doc,
             "confidence": _confidence(rows),
             "locator": {"sheet": sheet.name, "row": 1, "row_end": totals_index + 1},
-            "warnings": list(warnings),
+            "warnings": [{**w, "locator": dict(w["locator"])} for w in warnings],
         }
 
     signal = any(a.distinct and any(r["code"] == a.code for r in full) for a in _chart(style))
