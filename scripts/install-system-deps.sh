@@ -3,8 +3,9 @@
 set -euo pipefail
 
 packages=()
-# Chromium and Tesseract are added here as the web UI and the scan gateway need them.
-needed=()
+# Tesseract with Russian and English data for the scan gateway; Chromium drives the UI tests;
+# DejaVu gives the rendered test scans and PDFs Cyrillic glyphs.
+needed=(tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng chromium fonts-dejavu-core)
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || packages+=("$pkg")
 done
