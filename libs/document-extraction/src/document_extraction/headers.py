@@ -41,10 +41,11 @@ class OsvHeader:
 
 @dataclass(frozen=True)
 class StatementHeader:
-    row: int
+    row: int  # the last header row: lines start below it
     columns: dict[str, int]
     confidence: float
     extra: dict[str, int] = field(default_factory=dict)
+    first_row: int = 0  # the first header row: title lines end above it
 
 
 def _group(text: str) -> str | None:
@@ -56,7 +57,20 @@ def _group(text: str) -> str | None:
         return "closing"
     if text.startswith("оборот"):
         return "turnover"
+    if text.startswith(("сальдо", "остаток")):
+        return "balance"  # "Сальдо на 01.01.2025": which one is told by its place
     return None
+
+
+def _groups(texts: list[str]) -> dict[int, str]:
+    groups = {col: g for col, g in ((c, _group(t)) for c, t in enumerate(texts)) if g}
+    turnover = [c for c, g in groups.items() if g == "turnover"]
+    if turnover:
+        # A balance caption dated rather than named: before the turnovers it is the opening one.
+        for col, group in list(groups.items()):
+            if group == "balance":
+                groups[col] = "opening" if col < turnover[0] else "closing"
+    return {c: g for c, g in groups.items() if g != "balance"}
 
 
 def _side(text: str) -> str | None:
@@ -78,7 +92,7 @@ def _texts(row: Sequence[CellValue]) -> list[str]:
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
     for index in range(min(len(rows), HEADER_SCAN_ROWS)):
         texts = _texts(rows[index])
-        groups = {col: g for col, g in ((c, _group(t)) for c, t in enumerate(texts)) if g}
+        groups = _groups(texts)
         if len(set(groups.values())) < 3:
             continue
         found = _money_columns(texts, groups, rows, index)
@@ -87,12 +101,6 @@ def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
         money, two_rows = found
         return _osv_header(rows, index, index + 1 if two_rows else index, money)
     return None
-
-
-def _has_sides(rows: Sequence[Sequence[CellValue]], index: int) -> bool:
-    if index >= len(rows):
-        return False
-    return any(_side(t) for t in _texts(rows[index]))
 
 
 def _money_columns(
@@ -179,7 +187,7 @@ _STATEMENT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("debit", re.compile(r"^дебет|списан|расход|^дт\b|^д-т")),
     ("credit", re.compile(r"^кредит|поступ|приход|зачислен|^кт\b|^к-т")),
     ("account", re.compile(r"сч[е]т|iban|р/с")),
-    ("amount", re.compile(r"^сумма")),
+    ("amount", re.compile(r"^сумма|^оборот")),
     ("date", re.compile(r"^дата")),
     ("number", re.compile(r"^№|номер|^n док|^no\b")),
     ("name", re.compile(r"корресп|контраг|получател|плательщ|наименован")),
@@ -216,10 +224,26 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                 columns[kind] = col
         if "date" not in columns:
             continue
+        last = index
+        if index + 1 < len(rows) and not ("debit" in columns and "credit" in columns):
+            # "Сумма" (or "Оборот") merged over "Дебет | Кредит" in the row below.
+            below = _texts(rows[index + 1])
+            sides = {
+                col: kind
+                for col, kind in ((c, _statement_column(t)) for c, t in enumerate(below) if t)
+                if kind in ("debit", "credit", "debit_equivalent", "credit_equivalent")
+            }
+            if {"debit", "credit"} <= set(sides.values()):
+                for col, kind in sides.items():
+                    columns.setdefault(kind, col)
+                columns.pop("amount", None)
+                last = index + 1
         has_sides = "debit" in columns and "credit" in columns
         if not has_sides and "amount" not in columns:
             continue
         if has_sides:
             columns.pop("amount", None)
-        return StatementHeader(row=index, columns=columns, confidence=100.0, extra=extra)
+        return StatementHeader(
+            row=last, columns=columns, confidence=100.0, extra=extra, first_row=index
+        )
     return None

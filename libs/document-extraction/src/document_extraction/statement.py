@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -135,6 +136,24 @@ def _tax_id(cell: CellValue) -> str | None:
     return candidate
 
 
+# A date column whose cells lost their date format holds Excel serial numbers.
+_SERIAL_DATE_PENALTY = 2
+_EXCEL_EPOCH = datetime.date(1899, 12, 30)
+
+
+def _date_of(cell: CellValue) -> tuple[datetime.date | None, int]:
+    date, penalty = parse_date_cell(cell)
+    if (
+        date is None
+        and isinstance(cell, int | float)
+        and not isinstance(cell, bool)
+        and 30000 <= cell <= 80000
+        and float(cell).is_integer()
+    ):
+        return _EXCEL_EPOCH + datetime.timedelta(days=int(cell)), _SERIAL_DATE_PENALTY
+    return date, penalty
+
+
 @dataclass
 class _Head:
     bank_name: str | None = None
@@ -245,10 +264,10 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     cols = header.columns
     warnings: list[dict[str, Any]] = []
     head = _Head()
-    for index in range(header.row):
+    for index in range(header.first_row):
         _read_head_line(head, rows[index], index, locate, warnings)
     if head.currency is None:
-        for index in range(header.row):
+        for index in range(header.first_row):
             head.currency = currency_in(line_of(list(rows[index][:MAX_COLUMNS])))
             if head.currency:
                 break
@@ -300,7 +319,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
 
     for index in range(header.row + 1, len(rows)):
         row = rows[index]
-        date, date_penalty = parse_date_cell(row[date_col] if date_col < len(row) else None)
+        date, date_penalty = _date_of(row[date_col] if date_col < len(row) else None)
         if date is None:
             line = line_of(list(row[:MAX_COLUMNS]))
             if not line:

@@ -192,6 +192,7 @@ FAMILIES: dict[str, Factory] = {
     "osv-general-one-column": lambda n, f, r: _general(n, f, r, one_column=True),
     "osv-by": lambda n, f, r: _general(n, f, r, chart="BY"),
     "osv-ru": lambda n, f, r: _general(n, f, r, chart="RU"),
+    "osv-dated-captions": lambda n, f, r: _general(n, f, r, captions="dated"),
     "osv-no-chart-signal": lambda n, f, r: _general(n, f, r, distinct=False),
     "osv-thousands": lambda n, f, r: _general(n, f, r, thousands=True),
     "osv-text-amounts": lambda n, f, r: _general(
@@ -207,6 +208,7 @@ FAMILIES: dict[str, Factory] = {
     "workbook-multisheet": _multi,
     "statement-prior": lambda n, f, r: _statement(n, f, r, columns="prior"),
     "statement-belarusbank": lambda n, f, r: _statement(n, f, r, columns="belarusbank"),
+    "statement-two-row-header": lambda n, f, r: _statement(n, f, r, columns="tworow"),
     "statement-signed-amount": lambda n, f, r: _statement(n, f, r, columns="signed"),
     "statement-currency": lambda n, f, r: _statement(
         n, f, r, columns="currency", currency=r.choice(("USD", "EUR", "RUB"))

@@ -62,6 +62,7 @@ class OsvStyle:
     postings: int = 25
     distinct: bool = True  # include accounts that tell the chart apart
     broken: str = "none"  # none | totals | row
+    captions: str = "named"  # named: "Сальдо на начало периода" | dated: "Сальдо на 01.01.2025"
 
 
 @dataclass
@@ -262,7 +263,13 @@ def _title_block(
     }
 
 
-def _header(sheet: Sheet, style: OsvStyle, label: str, corr: bool = False) -> tuple[int, list[int]]:
+def _header(
+    sheet: Sheet,
+    style: OsvStyle,
+    label: str,
+    corr: bool = False,
+    dates: tuple[datetime.date, datetime.date] | None = None,
+) -> tuple[int, list[int]]:
     """Two header rows with merged captions; returns the label column count and money columns."""
     turnover = "Оборот за период" if style.program == "upp" else "Обороты за период"
     labels = [label] if style.one_column else [label, "Наименование счета"]
@@ -270,7 +277,11 @@ def _header(sheet: Sheet, style: OsvStyle, label: str, corr: bool = False) -> tu
         labels.append("Показа-\nтели")
     first = len(labels)
     captions: list[Cell] = [*labels]
-    for caption in ("Сальдо на начало периода", turnover, "Сальдо на конец периода"):
+    opening, closing = "Сальдо на начало периода", "Сальдо на конец периода"
+    if style.captions == "dated" and dates is not None:
+        opening = f"Сальдо на {dates[0]:%d.%m.%Y}"
+        closing = f"Сальдо на {dates[1]:%d.%m.%Y}"
+    for caption in (opening, turnover, closing):
         captions += [caption, None]
     if corr:
         captions += ["Обороты по кор. счетам", None]
@@ -407,10 +418,9 @@ def general_osv(
             )
     sheet = Sheet(sheet_name)
     org = _organisation(rng, style)
-    fields = _title_block(
-        sheet, style, "Оборотно-сальдовая ведомость", org, period_text(style, start)
-    )
-    label_cols, money_cols = _header(sheet, style, "Счет")
+    period = period_text(style, start)
+    fields = _title_block(sheet, style, "Оборотно-сальдовая ведомость", org, period)
+    label_cols, money_cols = _header(sheet, style, "Счет", dates=(period[1], period[2]))
     full, plain, _ = write_table(sheet, style, nodes, label_cols, money_cols, rng=rng)
     totals = [sum((n.values[i] or Decimal(0) for n in nodes), Decimal(0)) for i in range(6)]
     warnings: list[dict[str, Any]] = []

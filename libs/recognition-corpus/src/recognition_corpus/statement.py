@@ -59,6 +59,17 @@ COLUMN_SETS: dict[str, list[tuple[str, str]]] = {
         ("Банк контрагента", "bank"),
         ("Назначение платежа", "purpose"),
     ],
+    "tworow": [
+        ("Дата", "date"),
+        ("№ док.", "number"),
+        ("Дебет", "debit"),
+        ("Кредит", "credit"),
+        ("Наименование корреспондента", "name"),
+        ("УНП", "tax_id"),
+        ("Счет корреспондента", "account"),
+        ("Банк корреспондента", "bank"),
+        ("Назначение платежа", "purpose"),
+    ],
     "currency": [
         ("Дата", "date"),
         ("№ док", "number"),
@@ -214,7 +225,23 @@ def statement(
         sheet.add([f"Входящий остаток: {m.text_amount(opening, 'text_space')}"])
     sheet.blank()
     columns = COLUMN_SETS[style.columns]
-    sheet.add([header for header, _ in columns])
+    if style.columns == "tworow":
+        # "Сумма" merged over "Дебет | Кредит"; the other captions merged down two rows.
+        top_row: list[Cell] = []
+        for header, field in columns:
+            top_row.append(None if field == "credit" else "Сумма" if field == "debit" else header)
+        top = sheet.add(top_row)
+        sub_row: list[Cell] = [
+            header if field in ("debit", "credit") else None for header, field in columns
+        ]
+        sheet.add(sub_row)
+        for col, (_, field) in enumerate(columns):
+            if field == "debit":
+                sheet.merge(top, col, top, col + 1)
+            elif field != "credit":
+                sheet.merge(top, col, top + 1, col)
+    else:
+        sheet.add([header for header, _ in columns])
     col_of = {f: i for i, (_, f) in enumerate(columns)}
     transactions: list[dict[str, Any]] = []
     broken_done = False
