@@ -323,3 +323,11 @@ def test_statement_without_balances_needs_check() -> None:
     ]
     found = codes(extract([Grid("Выписка", rows)]))
     assert [c for c, _ in found] == ["BALANCE_MISSING"]
+
+
+def test_statement_dates_that_lost_their_format() -> None:
+    lines = copy.deepcopy(LINES)
+    lines[0][0] = 45719.0  # 2025-03-03 as an Excel serial number
+    document = extract([Grid("Выписка", statement(lines))]).documents[0]
+    assert document["transactions"][0]["date"] == "2025-03-03"
+    assert document["transactions"][0]["confidence"] == 98

@@ -112,3 +112,34 @@ def test_statement_columns_of_different_banks() -> None:
     assert header.columns["debit_equivalent"] == 4
     assert header.columns["credit_equivalent"] == 5
     assert header.columns["debit"] == 2
+
+
+def test_balance_captions_with_dates_are_placed_by_position() -> None:
+    rows = [
+        [
+            "Счет",
+            "Сальдо на 01.01.2025",
+            None,
+            "Обороты за период",
+            None,
+            "Сальдо на 31.03.2025",
+            None,
+        ],
+        [None, *SIDES],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.money["opening_debit"], header.money["closing_credit"]) == (1, 6)
+
+
+def test_statement_amount_caption_over_debit_and_credit() -> None:
+    rows = [
+        ["Банк: ОАО «Приорбанк»"],
+        ["Дата", "№ док.", "Сумма", None, "Наименование корреспондента", "Назначение платежа"],
+        [None, None, "Дебет", "Кредит", None, None],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert (header.first_row, header.row) == (1, 2)
+    assert (header.columns["debit"], header.columns["credit"]) == (2, 3)
+    assert "amount" not in header.columns
