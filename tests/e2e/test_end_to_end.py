@@ -1,0 +1,197 @@
+"""The whole system on real infrastructure: arm-core, the tabular-parser process, PostgreSQL,
+nats-server and storage. Files go in through the API and come out as documents."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.rows import dict_row
+
+from arm_core.testing import RunningCore, StubService, file_row, run_core, upload, wait_until
+from arm_ka_devstack.processes import venv_command
+from recognition_contract import examples, result_key
+from recognition_corpus import Layout, generate, write_xlsx
+
+MONEY = (
+    "opening_debit", "opening_credit", "turnover_debit",
+    "turnover_credit", "closing_debit", "closing_credit",
+)  # fmt: skip
+
+
+@pytest.fixture
+def tabular_parser(make_core_settings, nats_server) -> Iterator[subprocess.Popen[bytes]]:
+    settings = make_core_settings()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("OPENBAO__")},
+        "NATS_URL": nats_server.url,
+        "STORAGE_URL": settings.storage_url,
+        "WORKER_CONCURRENCY": "2",
+        "LOG_JSON": "true",
+    }
+    process = subprocess.Popen(
+        [venv_command("tabular-parser")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(30)
+
+
+@pytest.fixture
+async def core(make_core_settings, tabular_parser) -> AsyncIterator[RunningCore]:
+    async with run_core(make_core_settings(reply_timeout_seconds=60)) as running:
+        yield running
+
+
+def _layout(family: str) -> Layout:
+    [layout] = generate(seed=7, per_family=1, families=[family])
+    return layout
+
+
+async def _settled(core: RunningCore, file_id: uuid.UUID) -> dict[str, Any] | None:
+    file = await file_row(core.settings.database_dsn, file_id)
+    return file if file["status"] in ("RECOGNIZED", "NEEDS_CHECK", "ERROR") else None
+
+
+async def _rows(dsn: str, query: str, *params: Any) -> list[dict[str, Any]]:
+    async with await psycopg.AsyncConnection.connect(dsn, row_factory=dict_row) as conn:
+        return await (await conn.execute(query, params)).fetchall()
+
+
+def _money(value: str | None) -> Decimal | None:
+    return Decimal(value) if value is not None else None
+
+
+async def _assert_documents(dsn: str, file_id: uuid.UUID, expected: list[dict[str, Any]]) -> None:
+    documents = await _rows(
+        dsn,
+        "SELECT d.* FROM document d JOIN stored_file f ON f.current_recognition_job_id = d.job_id"
+        " WHERE f.id = %s ORDER BY d.position",
+        file_id,
+    )
+    assert [d["kind"] for d in documents] == [e["type"] for e in expected]
+    for stored, wanted in zip(documents, expected, strict=True):
+        assert stored["locator"] == wanted["locator"]
+        if wanted["type"] == "osv":
+            rows = await _rows(
+                dsn,
+                "SELECT * FROM trial_balance_row WHERE document_id = %s ORDER BY position",
+                stored["id"],
+            )
+            assert [
+                (r["account"], r["name"], r["level"], *(r[m] for m in MONEY)) for r in rows
+            ] == [
+                (w["code"], w["name"], w["level"], *(_money(w[m]) for m in MONEY))
+                for w in wanted["rows"]
+            ]
+            assert stored["unit"] == wanted["unit"]
+            if wanted["period"]:
+                assert stored["period_from"].isoformat() == wanted["period"]["from"]
+        else:
+            [header] = await _rows(
+                dsn, "SELECT * FROM statement_header WHERE document_id = %s", stored["id"]
+            )
+            want = wanted["header"]
+            assert (header["account"], header["currency"], header["holder_tax_id"]) == (
+                want["account"], want["currency"], want["holder_tax_id"],
+            )  # fmt: skip
+            assert header["opening_balance"] == _money(want["opening_balance"])
+            assert header["closing_balance"] == _money(want["closing_balance"])
+            lines = await _rows(
+                dsn,
+                "SELECT * FROM statement_transaction WHERE document_id = %s ORDER BY position",
+                stored["id"],
+            )
+            assert [(t["date"].isoformat(), t["debit"], t["credit"]) for t in lines] == [
+                (w["date"], _money(w["debit"]), _money(w["credit"])) for w in wanted["transactions"]
+            ]
+
+
+@pytest.mark.parametrize("family", ["osv-by", "statement-prior", "workbook-multisheet"])
+async def test_xlsx_is_recognized_into_the_expected_documents(
+    core: RunningCore, tmp_path: Path, family: str
+) -> None:
+    layout = _layout(family)
+    path = tmp_path / f"{layout.name}.xlsx"
+    write_xlsx(layout, path)
+    response = await upload(core.client, path.name, path.read_bytes())
+    assert response.status_code == 201, response.text
+    file_id = uuid.UUID(response.json()["file_id"])
+
+    file = await wait_until(lambda: _settled(core, file_id), timeout=60)
+
+    assert layout.expected.status == "done"
+    assert file["status"] == "RECOGNIZED", file
+    await _assert_documents(core.settings.database_dsn, file_id, layout.expected.documents)
+    detail = (await core.client.get(f"/api/v1/files/{file_id}")).json()
+    [attempt] = detail["attempts"]
+    assert attempt["service_name"] == "tabular-parser"
+    assert attempt["group_schema"] == layout.expected.group_schema
+
+
+async def test_totals_that_do_not_add_up_need_a_check(core: RunningCore, tmp_path: Path) -> None:
+    layout = _layout("osv-broken-totals")
+    path = tmp_path / "broken.xlsx"
+    write_xlsx(layout, path)
+    file_id = uuid.UUID((await upload(core.client, path.name, path.read_bytes())).json()["file_id"])
+
+    file = await wait_until(lambda: _settled(core, file_id), timeout=60)
+
+    assert file["status"] == "NEEDS_CHECK"
+    body = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()
+    found = {
+        (w["code"], json.dumps(w["locator"], sort_keys=True))
+        for doc in body["documents"]
+        for w in doc["warnings"]
+    }
+    wanted = {
+        (w["code"], json.dumps(w["locator"], sort_keys=True))
+        for doc in layout.expected.documents
+        for w in doc["warnings"]
+    }
+    assert wanted
+    assert wanted <= found
+
+
+async def test_a_major_3_result_file_ends_in_mapping_error(
+    make_core_settings, stub_service: StubService
+) -> None:
+    settings = make_core_settings()
+    await stub_service.listen()
+    async with run_core(settings) as core:
+        from arm_core.testing import minimal_workbook
+        from arm_ka_platform.storage import open_storage
+
+        created = (await upload(core.client, "osv.xlsx", minimal_workbook())).json()
+        file_id, job_id = uuid.UUID(created["file_id"]), uuid.UUID(created["job_id"])
+        await stub_service.next_request()
+        payload = next(e for e in examples() if e.name == "result-2.0-done-osv-general.json").load()
+        payload.update(job_id=str(job_id), file_id=str(file_id), schema_version="3.0")
+        key = result_key(file_id, job_id)
+        await open_storage(settings.storage).put(key, json.dumps(payload).encode())
+        await stub_service.send(job_id, file_id, "processing", version="2.0")
+        await stub_service.send(
+            job_id, file_id, "done", version="2.0",
+            result_s3={"bucket": "arm-ka", "key": key}, result_schema_version="2.0",
+        )  # fmt: skip
+        file = await wait_until(lambda: _settled(core, file_id), timeout=20)
+        detail = (await core.client.get(f"/api/v1/files/{file_id}")).json()
+    assert file["status"] == "ERROR"
+    assert "неизвестная версия" in file["mapping_error"]
+    assert detail["mapping_error"] == file["mapping_error"]
+    assert detail["attempts"][0]["status"] == "done"
