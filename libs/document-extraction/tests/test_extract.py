@@ -331,3 +331,11 @@ def test_statement_dates_that_lost_their_format() -> None:
     document = extract([Grid("Выписка", statement(lines))]).documents[0]
     assert document["transactions"][0]["date"] == "2025-03-03"
     assert document["transactions"][0]["confidence"] == 98
+
+
+def test_untitled_table_of_dates_and_amounts_is_less_certain() -> None:
+    titled = extract([Grid("Выписка", statement(LINES))]).documents[0]
+    rows = [r for r in statement(LINES) if not (r and "Выписка" in str(r[0]))]
+    untitled = extract([Grid("Лист1", rows)]).documents[0]
+    assert titled["confidence"] > 90
+    assert untitled["confidence"] == 90

@@ -136,6 +136,8 @@ def _tax_id(cell: CellValue) -> str | None:
     return candidate
 
 
+# Certainty of a statement whose sheet never says "выписка".
+UNTITLED_CONFIDENCE = 90.0
 # A date column whose cells lost their date format holds Excel serial numbers.
 _SERIAL_DATE_PENALTY = 2
 _EXCEL_EPOCH = datetime.date(1899, 12, 30)
@@ -435,7 +437,13 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         locate,
         date_col,
     )
-    doc_conf = document_confidence(header.confidence, confidences)
+    # A table of dates and amounts without a "Выписка" title may be a ledger, not a statement.
+    titled = any(
+        "выписк" in norm(line_of(list(rows[i][:MAX_COLUMNS]))) for i in range(header.first_row)
+    )
+    doc_conf = document_confidence(
+        header.confidence if titled else min(header.confidence, UNTITLED_CONFIDENCE), confidences
+    )
     if doc_conf < LOW_CONFIDENCE:
         all_warnings.append(
             warning(
