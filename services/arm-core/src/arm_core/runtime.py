@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arm_core.db.pool import Pool, open_pool
 from arm_core.exchange.inbox import Inbox
@@ -16,6 +16,8 @@ from arm_core.exchange.watchdog import Watchdog
 from arm_core.mapping.loop import Mapping
 from arm_core.metrics import Metrics
 from arm_core.settings import CoreSettings
+from arm_core.web.events import CHANNEL as FILE_CHANGED_CHANNEL
+from arm_core.web.events import FileEvents
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink
 from arm_ka_platform.storage import ObjectStorage, open_storage
@@ -39,6 +41,7 @@ class Runtime:
     metrics: Metrics
     supervisor: Supervisor
     inbox: Inbox
+    file_events: FileEvents = field(default_factory=FileEvents)
 
     @property
     def nats_status(self) -> str:
@@ -82,7 +85,11 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         mapping_loop = supervisor.add("mapping", mapping.run_pass, settings.mapping_period_seconds)
         runtime.inbox.mapping_wakers.append(mapping_loop.wake)
         channels[FINISHED_CHANNEL] = mapping_loop.wake
-    listener = Listener(settings.database_dsn, channels)
+    listener = Listener(
+        settings.database_dsn,
+        channels,
+        {FILE_CHANGED_CHANNEL: runtime.file_events.receive},
+    )
     supervisor.add("listener", listener.run_pass, LISTENER_RETRY_SECONDS, cancel_on_stop=True)
     nats.subscribe(settings.subjects.result, INBOX_QUEUE_GROUP, runtime.inbox.on_message)
 
