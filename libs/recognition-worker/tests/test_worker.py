@@ -16,12 +16,18 @@ from recognition_contract import (
     ErrorCode,
     ack_msg_id,
     parse_result_file,
+    raw_prefix,
     result_key,
     result_msg_id,
     validate_result_file,
 )
 from recognition_worker import Worker
-from recognition_worker.testing import ResultCollector, request_payload
+from recognition_worker.testing import (
+    ResultCollector,
+    outcome_after_outage,
+    request_payload,
+    wait_logged,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -59,6 +65,35 @@ async def test_missing_source_is_acked_first_then_file_read_error(
     assert outcome.envelope.error is not None
     assert outcome.envelope.error.code is ErrorCode.FILE_READ_ERROR
     assert outcome.msg_id == result_msg_id(request["job_id"], 1)
+
+
+@pytest.mark.parametrize(("files", "named"), [(0, None), (1, "raw-0.json"), (2, "")])
+async def test_raw_output_is_stored_before_the_envelope_and_named_in_raw_s3_key(
+    nats_server: NatsServer, make_worker: Any, collector: ResultCollector, files: int, named: str
+) -> None:
+    worker = await make_worker(nats_server.url)
+    stored_at_publish: list[bool] = []
+
+    async def probe(received: Any) -> None:
+        if received.envelope.raw_s3_key is not None:
+            prefix = raw_prefix(received.envelope.file_id, received.envelope.job_id)
+            keys = [prefix + f"raw-{k}.json" for k in range(files)]
+            stored_at_publish.extend([await worker.storage.exists(k) for k in keys])
+
+    collector.probe = probe
+    request = await submit(worker, collector, f"raw:{files}".encode())
+    _, outcome = await collector.wait_for(request["job_id"])
+    assert outcome.status == "done"
+    prefix = raw_prefix(request["file_id"], request["job_id"])
+    if named is None:
+        assert outcome.envelope.raw_s3_key is None
+        assert "raw_s3_key" not in outcome.payload
+        return
+    # One file is named by its key, several by their common prefix.
+    assert outcome.payload["raw_s3_key"] == prefix + named
+    assert stored_at_publish == [True] * files
+    for k in range(files):
+        assert await worker.storage.get(prefix + f"raw-{k}.json") == f'{{"file": {k}}}'.encode()
 
 
 @pytest.mark.parametrize("storage_settings", ["local", "s3"], indirect=True)
@@ -247,19 +282,23 @@ async def test_result_is_published_after_a_nats_outage(
     nats_server_factory: Any, make_worker: Any, subjects: dict[str, str]
 ) -> None:
     server = nats_server_factory()
-    # The worker comes back after the collector, which stands in for the core's subscription.
-    worker = await make_worker(server.url, reconnect_wait=1.0)
+    worker = await make_worker(server.url, reconnect_wait=0.5)
     collector = ResultCollector()
     await collector.start(server.url, subjects["nats_result_subject"])
+    outcome_id = ""
     try:
-        request = await submit(worker, collector, b"sleep:1.0", deadline_in=20)
-        await collector.wait_for(request["job_id"], count=1)
-        server.stop()
-        await asyncio.sleep(1.5)  # the result is ready while NATS is down
-        server.start()
-        ack, outcome = await collector.wait_for(request["job_id"], timeout=15)
-        assert (ack.status, outcome.status) == ("processing", "done")
-        assert outcome.msg_id == result_msg_id(request["job_id"], 1)
+        with structlog.testing.capture_logs() as logs:
+            request = await submit(worker, collector, b"sleep:1.0", deadline_in=20)
+            outcome_id = result_msg_id(request["job_id"], 1)
+            await collector.wait_for(request["job_id"], count=1)
+            server.stop()
+            # The result is ready while NATS is down: publishing fails and is retried.
+            await wait_logged(logs, "publish_failed", outcome_id)
+            server.start()
+            await wait_logged(logs, "published", outcome_id)
+        outcome = await outcome_after_outage(collector, worker.subject, request)
+        assert (outcome.status, outcome.msg_id) == ("done", outcome_id)
+        assert worker.stats.started == 1
     finally:
         await collector.close()
 

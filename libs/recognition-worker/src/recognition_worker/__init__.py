@@ -14,7 +14,9 @@ recognizer)`` does the rest:
 * reads the source (``max_source_bytes``), runs ``recognize`` in a sandboxed child process
   (``job_timeout_seconds``, ``job_memory_bytes`` as RLIMIT_AS; at most ``worker_concurrency``
   at once), writes ``results/{file_id}/{job_id}/result.json`` (validated by the schema of
-  ``CONTRACT_VERSION``), then publishes ``done`` / ``needs_check`` / ``error`` with
+  ``CONTRACT_VERSION``; the ``Recognition.raw`` files go first, under
+  ``raw/{file_id}/{job_id}/``, named by the envelope's ``raw_s3_key``), then publishes
+  ``done`` / ``needs_check`` / ``error`` with
   ``Nats-Msg-Id = result:<job_id>:<attempt>``, retrying through NATS outages until the deadline;
 * stops gracefully: no new requests, running jobs get ``shutdown_grace_seconds``.
 

@@ -25,6 +25,10 @@ class Recognition:
     metrics: Mapping[str, int] = field(default_factory=dict)
     """Counters for the envelope (``sheets``, ``pages``, ...); the worker adds ``duration_ms``,
     ``documents`` and ``rows``."""
+    raw: Mapping[str, bytes] = field(default_factory=dict)
+    """Raw recognition output (OCR words, ...) by file name. The worker stores each under
+    ``raw/{file_id}/{job_id}/<name>`` before the result file and names it in the envelope's
+    ``raw_s3_key`` (the key of a single file, the prefix of several)."""
 
 
 class RecognitionError(Exception):

@@ -113,6 +113,15 @@ class EncodedResult:
     warnings: tuple[dict[str, Any], ...] = ()
     """File-level warnings (2.0 objects), at most ``MAX_ENVELOPE_WARNINGS``."""
     metrics: dict[str, int] = field(default_factory=dict)
+    raw: tuple[tuple[str, bytes], ...] = ()
+    """Raw output files (name, body) to store under the job's raw prefix."""
+
+
+def raw_names_valid(names: Sequence[str]) -> bool:
+    """Names become the last part of an object key: one plain segment each."""
+    return all(
+        name and "/" not in name and "\\" not in name and name not in (".", "..") for name in names
+    )
 
 
 def recognize_to_result(
@@ -155,11 +164,17 @@ def recognize_to_result(
     metrics = {k: v for k, v in recognition.metrics.items() if isinstance(v, int) and v >= 0}
     metrics["documents"] = len(recognition.documents)
     metrics["rows"] = count_rows(recognition.documents)
+    raw = tuple((name, bytes(data)) for name, data in recognition.raw.items())
+    if not raw_names_valid([name for name, _ in raw]):
+        raise RecognitionError(
+            ErrorCode.UNKNOWN_ERROR, "raw output names must be single key segments"
+        )
     return EncodedResult(
         body=body,
         status=recognition.status,
         warnings=tuple(_warning(w).as_json() for w in recognition.warnings[:MAX_ENVELOPE_WARNINGS]),
         metrics=metrics,
+        raw=raw,
     )
 
 
@@ -189,6 +204,7 @@ class Envelopes:
         result: EncodedResult,
         location: S3Ref,
         metrics: Mapping[str, int],
+        raw_key: str | None = None,
     ) -> Outgoing:
         envelope = ResultEnvelope(
             schema_version=self.version,
@@ -198,6 +214,7 @@ class Envelopes:
             service=self.service,
             result_s3=location,
             result_schema_version=self.version,
+            raw_s3_key=raw_key,
             metrics={**result.metrics, **metrics},
             warnings=tuple(_warning(w) for w in result.warnings),
         )

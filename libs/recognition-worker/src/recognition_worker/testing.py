@@ -77,7 +77,8 @@ def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognit
     """``ok`` (or anything unknown): one document; ``needs_check``: one with a warning;
     ``sleep:<s>``: sleep, then ok; ``hang``: spin forever; ``crash``: abort the process;
     ``alloc``: allocate without bound; ``error:<CODE>:<text>``: that error; ``off-schema``: a
-    document the contract refuses; ``empty``: no documents; ``raise``: an unexpected bug."""
+    document the contract refuses; ``empty``: no documents; ``raise``: an unexpected bug;
+    ``raw:<n>``: ok with ``n`` raw output files ``raw-<k>.json``."""
     command, _, arg = source.decode("utf-8", "replace").strip().partition(":")
     if command == "sleep":
         time.sleep(float(arg))
@@ -99,6 +100,9 @@ def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognit
         return Recognition(documents=[])
     elif command == "raise":
         raise KeyError("a bug")
+    elif command == "raw":
+        files = {f"raw-{k}.json": json.dumps({"file": k}).encode() for k in range(int(arg))}
+        return Recognition(documents=[osv_document()], raw=files)
     elif command == "needs_check":
         warning = {
             "code": "BALANCE_MISMATCH",
@@ -243,3 +247,47 @@ class ResultCollector:
         except TimeoutError:
             seen = [(r.status, r.msg_id) for r in self.for_job(job_id)]
             raise AssertionError(f"job {job_id}: {count} envelopes expected, got {seen}") from None
+
+
+async def wait_logged(
+    logs: list[dict[str, Any]], event: str, msg_id: str, timeout: float = 15.0
+) -> dict[str, Any]:
+    """The first captured log event ``event`` about ``msg_id`` (see
+    ``structlog.testing.capture_logs``), waiting for it up to ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for entry in logs:
+            if entry.get("event") == event and entry.get("msg_id") == msg_id:
+                return entry
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {event} for {msg_id} within {timeout} s")
+        await asyncio.sleep(0.05)
+
+
+async def outcome_after_outage(
+    collector: ResultCollector,
+    request_subject: str,
+    request: dict[str, Any],
+    timeout: float = 15.0,
+) -> Received:
+    """The outcome envelope of ``request`` once NATS is back.
+
+    Core NATS keeps nothing for a subscriber that is not connected: if the service came back
+    first, its outcome went to nobody. The core then republishes the request (no result by the
+    deadline is what it sees); the service answers a repeated request with the outcome it
+    keeps. Either way the same envelope, with the same Nats-Msg-Id, reaches the core.
+    """
+
+    def outcome() -> Received | None:
+        return next(
+            (r for r in collector.for_job(request["job_id"]) if r.status != "processing"), None
+        )
+
+    deadline = time.monotonic() + timeout
+    while (found := outcome()) is None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"job {request['job_id']}: no outcome after the outage")
+        await asyncio.sleep(0.5)
+        if outcome() is None:
+            await collector.publish(request_subject, request)
+    return found

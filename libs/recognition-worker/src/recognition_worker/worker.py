@@ -42,6 +42,7 @@ from recognition_contract import (
     UnknownMajor,
     decode_json,
     parse_request,
+    raw_prefix,
     result_key,
 )
 from recognition_worker.dedupe import JobLedger, Outgoing
@@ -303,6 +304,8 @@ class Worker:
                 )
                 result = await self._sandbox.run(task, timeout=max(timeout, 0.0))
                 del task
+                # Raw output first: once the result file exists, everything it refers to does.
+                raw_key = await self._write_raw(request, result)
                 location = await self._write_result(request, result)
         except RecognitionError as exc:
             self.stats.failed += 1
@@ -331,23 +334,39 @@ class Worker:
             result=result,
             location=location,
             metrics={"duration_ms": duration},
+            raw_key=raw_key,
         )
 
-    async def _write_result(self, request: RecognitionRequest, result: EncodedResult) -> S3Ref:
-        key = result_key(request.file_id, request.job_id)
+    async def _write_raw(self, request: RecognitionRequest, result: EncodedResult) -> str | None:
+        """Store the raw output files; the key of the only one, or the prefix of several."""
+        if not result.raw:
+            return None
+        prefix = raw_prefix(request.file_id, request.job_id)
+        for name, body in result.raw:
+            await self._put(request, prefix + name, body, what="raw")
+        return prefix + result.raw[0][0] if len(result.raw) == 1 else prefix
+
+    async def _put(self, request: RecognitionRequest, key: str, body: bytes, *, what: str) -> S3Ref:
+        """Write one object, retrying while the store is away and the deadline allows;
+        ``what`` (result, raw) names the log events."""
         while True:
             try:
-                stored = await self.storage.put(key, result.body)
+                stored = await self.storage.put(key, body)
             except StorageUnavailable as exc:
-                log.warning("result_write_failed", key=key, error=str(exc))
+                log.warning(f"{what}_write_failed", key=key, error=str(exc))
                 if seconds_until(request.reply_deadline) <= WRITE_RETRY_SECONDS:
                     raise RecognitionError(
-                        ErrorCode.UNKNOWN_ERROR, "the result file could not be written to storage"
+                        ErrorCode.UNKNOWN_ERROR, f"the {what} file could not be written to storage"
                     ) from None
                 await asyncio.sleep(WRITE_RETRY_SECONDS)
                 continue
-            log.info("result_written", key=key, size=stored.size)
+            log.info(f"{what}_written", key=key, size=stored.size)
             return S3Ref(bucket=stored.bucket, key=stored.key)
+
+    async def _write_result(self, request: RecognitionRequest, result: EncodedResult) -> S3Ref:
+        return await self._put(
+            request, result_key(request.file_id, request.job_id), result.body, what="result"
+        )
 
     async def _reject(self, data: bytes, headers: Mapping[str, str], exc: ContractError) -> None:
         ids = readable_ids(data, headers)
