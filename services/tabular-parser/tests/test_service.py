@@ -11,6 +11,7 @@ from typing import Any
 
 import psutil
 import pytest
+import structlog
 
 from arm_ka_devstack.nats_server import NatsServer
 from recognition_contract import (
@@ -20,7 +21,12 @@ from recognition_contract import (
     result_key,
     result_msg_id,
 )
-from recognition_worker.testing import ResultCollector, request_payload
+from recognition_worker.testing import (
+    ResultCollector,
+    outcome_after_outage,
+    request_payload,
+    wait_logged,
+)
 from tabular_parser import testing as books
 
 pytestmark = pytest.mark.timeout(90)
@@ -145,20 +151,23 @@ async def test_result_is_published_after_a_nats_outage(
     nats_server_factory: Any, parser: Any, subjects: dict[str, str], send: Any
 ) -> None:
     server = nats_server_factory()
-    worker = await parser(server.url, reconnect_wait=1.0)
+    worker = await parser(server.url, reconnect_wait=0.5)
     collector = ResultCollector()
     await collector.start(server.url, subjects["nats_result_subject"])
+    # Large enough that recognition is still running when NATS goes away.
+    book = books.xlsx([books.general_osv(accounts=20, subaccounts=400)], constant_memory=True)
     try:
-        # Large enough that recognition is still running when NATS goes away.
-        book = books.xlsx([books.general_osv(accounts=20, subaccounts=400)], constant_memory=True)
-        request = await send(worker, collector, book, deadline_in=30)
-        await collector.wait_for(request["job_id"], count=1)
-        server.stop()
-        await asyncio.sleep(1.0)
-        assert worker.running_jobs == 1
-        server.start()
-        ack, outcome = await collector.wait_for(request["job_id"], timeout=30)
-        assert (ack.status, outcome.status) == ("processing", "done")
+        with structlog.testing.capture_logs() as logs:
+            request = await send(worker, collector, book, deadline_in=30)
+            outcome_id = result_msg_id(request["job_id"], 1)
+            await collector.wait_for(request["job_id"], count=1)
+            server.stop()
+            await wait_logged(logs, "publish_failed", outcome_id, timeout=30)
+            server.start()
+            await wait_logged(logs, "published", outcome_id)
+        outcome = await outcome_after_outage(collector, worker.subject, request)
+        assert (outcome.status, outcome.msg_id) == ("done", outcome_id)
+        assert worker.stats.started == 1
     finally:
         await collector.close()
 
@@ -191,7 +200,7 @@ async def test_hostile_files_get_error_codes_and_the_service_keeps_working(
 async def test_a_workbook_over_the_job_timeout_is_killed(
     nats_server: NatsServer, parser: Any, collector: ResultCollector, send: Any
 ) -> None:
-    worker = await parser(nats_server.url, job_timeout_seconds=0.3)
+    worker = await parser(nats_server.url, job_timeout_seconds=0.05)
     book = books.xlsx([books.general_osv(accounts=20, subaccounts=400)], constant_memory=True)
     request = await send(worker, collector, book)
     _, outcome = await collector.wait_for(request["job_id"], timeout=20)

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import multiprocessing
 import multiprocessing.forkserver
+import os
 import resource
 import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from multiprocessing import context, popen_forkserver, spawn, util
 from multiprocessing.connection import Connection
 from typing import Any, Final, TypeVar
 
@@ -33,6 +36,53 @@ _POLL_SECONDS: Final = 0.05
 # A killed child is reaped within this; SIGKILL cannot be ignored, so it is only a safeguard.
 _REAP_SECONDS: Final = 5.0
 _MAX_MESSAGE_CHARS: Final = 500
+_WARM_UP_SECONDS: Final = 60.0
+
+
+# CPython's multiprocessing internals are untyped; they are used as they are, not reshaped.
+_context: Any = context
+_util: Any = util
+_forkserver: Any = multiprocessing.forkserver
+
+
+class _Popen(popen_forkserver.Popen):
+    """The forkserver launch of CPython 3.11 minus the parent's ``__main__``.
+
+    multiprocessing re-runs the parent's main script in every child, for functions defined
+    there. Tasks here name everything by module, and re-running a service's console script,
+    pytest or ``<stdin>`` in each child costs imports per job or fails outright.
+    """
+
+    def _launch(self, process_obj: Any) -> None:
+        prep_data = {
+            key: value
+            for key, value in spawn.get_preparation_data(process_obj._name).items()
+            if not key.startswith("init_main_from_")
+        }
+        buf = io.BytesIO()
+        _context.set_spawning_popen(self)
+        try:
+            _context.reduction.dump(prep_data, buf)
+            _context.reduction.dump(process_obj, buf)
+        finally:
+            _context.set_spawning_popen(None)
+        fds: list[int] = self.__dict__["_fds"]
+        self.sentinel, w = _forkserver.connect_to_new_process(fds)
+        parent_w = os.dup(w)
+        self.finalizer = _util.Finalize(self, _util.close_fds, (parent_w, self.sentinel))
+        with open(w, "wb", closefd=True) as f:
+            f.write(buf.getbuffer())
+        self.pid = _forkserver.read_signed(self.sentinel)
+
+
+class _Child(context.ForkServerProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> _Popen:
+        return _Popen(process_obj)
+
+
+def _ready() -> bool:
+    return True
 
 
 def _limit_memory(memory_bytes: int) -> None:
@@ -106,6 +156,9 @@ class Sandbox:
         if self._preload:
             self._ctx.set_forkserver_preload(["recognition_worker.sandbox", *self._preload])
         multiprocessing.forkserver.ensure_running()
+        # The forkserver imports the preload list before it forks anything: one trivial job
+        # waits for that here instead of in the first real job.
+        self._run_blocking(_ready, _WARM_UP_SECONDS, threading.Event())
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -129,7 +182,7 @@ class Sandbox:
         if cancel.is_set():
             raise RecognitionError(ErrorCode.UNKNOWN_ERROR, "cancelled before start")
         receiver, sender = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(
+        process = _Child(
             target=_child,
             args=(sender, task, self._memory_bytes),
             name="recognition",

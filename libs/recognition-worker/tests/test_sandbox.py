@@ -1,0 +1,32 @@
+"""The sandbox on its own: children do not depend on the parent's ``__main__``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+SCRIPT = """
+import asyncio, functools, os
+from recognition_contract import FileType
+from recognition_worker.sandbox import Sandbox
+from recognition_worker.testing import scripted
+
+async def main():
+    sandbox = Sandbox(concurrency=1, memory_bytes=1024**3, preload=["recognition_worker.testing"])
+    sandbox.start()
+    task = functools.partial(scripted, FileType.XLSX, b"ok", "from-stdin")
+    result = await sandbox.run(task, timeout=30)
+    sandbox.close()
+    print("sheet", result.documents[0]["locator"]["sheet"])
+
+asyncio.run(main())
+"""
+
+
+def test_a_parent_run_from_stdin_can_use_the_sandbox() -> None:
+    # multiprocessing would re-run "<stdin>" as the child's main module and fail.
+    result = subprocess.run(
+        [sys.executable, "-"], input=SCRIPT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "sheet from-stdin"
