@@ -11,6 +11,7 @@ from arm_core.api import files, health, metrics
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
+from arm_core.web.pages import install_web
 
 
 def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = None) -> FastAPI:
@@ -26,4 +27,5 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(files.router)
+    install_web(app)
     return app

@@ -248,7 +248,7 @@ def money(value: Any) -> str:
         return str(value)
     sign = "−" if amount < 0 else ""
     whole, _, cents = f"{abs(amount):.2f}".partition(".")
-    groups = []
+    groups: list[str] = []
     while whole:
         groups.insert(0, whole[-3:])
         whole = whole[:-3]

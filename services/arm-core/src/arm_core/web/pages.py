@@ -1,0 +1,575 @@
+"""The analysts' pages: consolidations, a consolidation's files (upload, filters, live
+statuses, batch retry), one file with its attempts and retry, its documents.
+
+Pages read through the same query and retry functions as the JSON API; the browser talks to
+the API only for uploads, which need per-file progress.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import uuid
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from arm_core.api.deps import actor_of, runtime_of
+from arm_core.db.pool import Pool
+from arm_core.db.tables import FILE_STATUSES
+from arm_core.files import consolidations, queries
+from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
+from arm_core.mapping.queries import file_documents
+from arm_core.web import explain, stream
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 200
+MAX_BATCH = 500
+# Codes the upload page explains itself, from the API's error.
+UPLOAD_CODES = (
+    "UNSUPPORTED_FORMAT",
+    "FILE_TOO_LARGE",
+    "EMPTY_FILE",
+    "STORAGE_UNAVAILABLE",
+    "BAD_REQUEST",
+)
+
+router = APIRouter(include_in_schema=False)
+
+COUNTS = """
+SELECT status, count(*) AS n FROM stored_file
+ WHERE %(consolidation_id)s::uuid IS NULL OR consolidation_id = %(consolidation_id)s
+ GROUP BY status
+"""
+
+
+def install_web(app: FastAPI) -> None:
+    """The pages, the event stream and the local assets (no page loads anything from
+    elsewhere)."""
+    app.include_router(router)
+    app.include_router(stream.router)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+
+def _timestamp(value: datetime | None) -> str:
+    return value.isoformat() if value is not None else ""
+
+
+def _datetime(value: datetime | None) -> str:
+    # UTC here; the page rewrites it in the analyst's own time zone.
+    return value.strftime("%d.%m.%Y %H:%M:%S UTC") if value is not None else "—"
+
+
+def _date(value: Any) -> str:
+    return value.strftime("%d.%m.%Y") if value is not None else ""
+
+
+@functools.cache
+def _templates() -> Jinja2Templates:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        money=explain.money,
+        size=explain.size,
+        locator=explain.locator_text,
+        timestamp=_timestamp,
+        datetime=_datetime,
+        date=_date,
+        warning_title=explain.warning_title,
+    )
+    env.globals.update(
+        explain=explain.explain,
+        FILE_STATUSES=explain.FILE_STATUSES,
+        JOB_STATUSES=explain.JOB_STATUSES,
+        TONES=explain.TONES,
+    )
+    return Jinja2Templates(env=env)
+
+
+def _render(
+    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    page = {"actor": actor_of(request), **context}
+    response: HTMLResponse = _templates().TemplateResponse(
+        request, name, page, status_code=status_code
+    )
+    return response
+
+
+def _not_found(request: Request, what: str) -> HTMLResponse:
+    return _render(request, "not_found.html", {"what": what}, status_code=404)
+
+
+async def _counts(pool: Pool, consolidation_id: uuid.UUID | None) -> dict[str, int]:
+    async with pool.connection() as conn:
+        rows = await (await conn.execute(COUNTS, {"consolidation_id": consolidation_id})).fetchall()
+    counts = dict.fromkeys(FILE_STATUSES, 0)
+    counts.update({row["status"]: int(row["n"]) for row in rows})
+    return counts
+
+
+def _statuses(values: list[str] | None) -> list[str]:
+    return [s for s in FILE_STATUSES if s in (values or [])]
+
+
+# Consolidations.
+
+
+@router.get("/")
+async def home() -> RedirectResponse:
+    return RedirectResponse("/ui/consolidations", status_code=303)
+
+
+@router.get("/ui")
+async def ui_home() -> RedirectResponse:
+    return RedirectResponse("/ui/consolidations", status_code=303)
+
+
+@router.get("/ui/consolidations")
+async def consolidations_page(request: Request) -> HTMLResponse:
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    items = await consolidations.list_consolidations(runtime.pool)
+    return _render(
+        request,
+        "consolidations.html",
+        {"items": items, "cursor": cursor, "error": None, "name": ""},
+    )
+
+
+@router.post("/ui/consolidations")
+async def create_consolidation(request: Request) -> Response:
+    runtime = runtime_of(request)
+    form = await request.form()
+    raw = form.get("name")
+    name = " ".join(raw.split()) if isinstance(raw, str) else ""
+    if not name or len(name) > 300:
+        items = await consolidations.list_consolidations(runtime.pool)
+        return _render(
+            request,
+            "consolidations.html",
+            {
+                "items": items,
+                "cursor": runtime.file_events.cursor(),
+                "error": "Введите название консолидации (до 300 символов).",
+                "name": name,
+            },
+            status_code=422,
+        )
+    created = await consolidations.create_consolidation(runtime.pool, name, actor_of(request))
+    return RedirectResponse(f"/ui/consolidations/{created['id']}", status_code=303)
+
+
+@router.get("/ui/consolidations/{consolidation_id}/row")
+async def consolidation_row(request: Request, consolidation_id: uuid.UUID) -> HTMLResponse:
+    found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
+    if found is None:
+        return _not_found(request, "Консолидация")
+    return _render(request, "_consolidation_row.html", {"item": found})
+
+
+# Files.
+
+
+async def _files_page(
+    request: Request,
+    consolidation: dict[str, Any] | None,
+    status: list[str] | None,
+    offset: int,
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    consolidation_id = consolidation["id"] if consolidation else None
+    statuses = _statuses(status)
+    listing = await queries.list_files(
+        runtime.pool,
+        consolidation_id=consolidation_id,
+        statuses=statuses,
+        limit=PAGE_SIZE,
+        offset=offset,
+    )
+    return _render(
+        request,
+        "files.html",
+        {
+            "consolidation": consolidation,
+            "listing": listing,
+            "statuses": statuses,
+            "counts": await _counts(runtime.pool, consolidation_id),
+            "cursor": cursor,
+            "max_bytes": runtime.settings.upload_max_bytes,
+            "upload_explanations": json.dumps(
+                {
+                    code: {"title": e.title, "text": e.text, "advice": e.advice}
+                    for code in UPLOAD_CODES
+                    if (e := explain.explain(code)) is not None
+                },
+                ensure_ascii=False,
+            ),
+        },
+    )
+
+
+@router.get("/ui/consolidations/{consolidation_id}")
+async def consolidation_page(
+    request: Request,
+    consolidation_id: uuid.UUID,
+    status: list[str] | None = Query(None),  # noqa: B008 (FastAPI declares query lists so)
+    offset: int = Query(0, ge=0),
+) -> HTMLResponse:
+    found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
+    if found is None:
+        return _not_found(request, "Консолидация")
+    return await _files_page(request, found, status, offset)
+
+
+@router.get("/ui/files")
+async def all_files_page(
+    request: Request,
+    status: list[str] | None = Query(None),  # noqa: B008
+    offset: int = Query(0, ge=0),
+) -> HTMLResponse:
+    return await _files_page(request, None, status, offset)
+
+
+@router.get("/ui/files/counts")
+async def counts_partial(
+    request: Request, consolidation_id: uuid.UUID | None = None
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    consolidation = (
+        await consolidations.get_consolidation(runtime.pool, consolidation_id)
+        if consolidation_id
+        else None
+    )
+    return _render(
+        request,
+        "_counts.html",
+        {
+            "consolidation": consolidation,
+            "counts": await _counts(runtime.pool, consolidation_id),
+            "statuses": [],
+        },
+    )
+
+
+@router.get("/ui/files/rows")
+async def rows_partial(
+    request: Request,
+    consolidation_id: uuid.UUID | None = None,
+    status: list[str] | None = Query(None),  # noqa: B008
+    offset: int = Query(0, ge=0),
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    statuses = _statuses(status)
+    listing = await queries.list_files(
+        runtime.pool,
+        consolidation_id=consolidation_id,
+        statuses=statuses,
+        limit=PAGE_SIZE,
+        offset=offset,
+    )
+    consolidation = {"id": consolidation_id} if consolidation_id else None
+    return _render(
+        request,
+        "_file_rows.html",
+        {"listing": listing, "statuses": statuses, "consolidation": consolidation},
+    )
+
+
+def _batch_ids(values: list[str]) -> tuple[list[uuid.UUID], list[str]]:
+    ids: list[uuid.UUID] = []
+    bad: list[str] = []
+    for raw in dict.fromkeys(v.strip() for v in values):
+        try:
+            ids.append(uuid.UUID(raw))
+        except ValueError:
+            bad.append(raw)
+    return ids, bad
+
+
+@router.post("/ui/files/retry")
+async def retry_selected(request: Request) -> HTMLResponse:
+    runtime = runtime_of(request)
+    form = await request.form()
+    values = [v for v in form.getlist("file_ids") if isinstance(v, str)]
+    if not values:
+        return _render(request, "_batch_result.html", {"results": [], "empty": True})
+    ids, bad = _batch_ids(values[:MAX_BATCH])
+    outcomes = await retry_files(runtime.pool, ids, actor_of(request))
+    names = await _names(runtime.pool, ids)
+    results: list[dict[str, Any]] = []
+    for outcome in outcomes:
+        row: dict[str, Any] = {
+            "file_id": outcome.file_id,
+            "name": names.get(outcome.file_id, str(outcome.file_id)),
+        }
+        if isinstance(outcome, Retried):
+            row.update(outcome="retried", attempt=outcome.attempt)
+        else:
+            row.update(
+                outcome="skipped",
+                reason=explain.explain(outcome.reason),
+                message=outcome.message,
+            )
+        results.append(row)
+    for raw in bad:
+        results.append(
+            {
+                "file_id": raw,
+                "name": raw,
+                "outcome": "skipped",
+                "reason": explain.explain("FILE_NOT_FOUND"),
+                "message": "файл не найден",
+            }
+        )
+    return _render(request, "_batch_result.html", {"results": results, "empty": False})
+
+
+async def _names(pool: Pool, ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
+    if not ids:
+        return {}
+    async with pool.connection() as conn:
+        rows = await (
+            await conn.execute(
+                "SELECT id, original_name FROM stored_file WHERE id = ANY(%(ids)s)", {"ids": ids}
+            )
+        ).fetchall()
+    return {row["id"]: row["original_name"] for row in rows}
+
+
+@router.get("/ui/files/{file_id}/row")
+async def file_row_partial(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    detail = await queries.file_detail(runtime_of(request).pool, file_id)
+    if detail is None:
+        return _not_found(request, "Файл")
+    return _render(request, "_file_row.html", {"file": detail})
+
+
+def _current(detail: dict[str, Any]) -> dict[str, Any] | None:
+    return next((a for a in detail["attempts"] if a["id"] == detail["current_job_id"]), None)
+
+
+def _why_not_retryable(detail: dict[str, Any]) -> str | None:
+    """Why the retry button is disabled, in the analyst's words."""
+    if detail["retryable"]:
+        return None
+    current = _current(detail)
+    if current is None:
+        return "У файла нет попытки распознавания."
+    if current["status"] in ("timeout", "dlq", "error"):
+        return (
+            f"Исчерпан лимит попыток: {current['attempt']} из {current['max_attempts']}. "
+            "Загрузите файл заново."
+        )
+    if current["status"] in ("done", "needs_check"):
+        return "Файл уже распознан; повтор нужен только после ошибки."
+    return "Файл ещё обрабатывается; повтор возможен после ошибки или истечения времени."
+
+
+async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] | None:
+    pool = runtime_of(request).pool
+    detail = await queries.file_detail(pool, file_id)
+    if detail is None:
+        return None
+    consolidation = (
+        await consolidations.get_consolidation(pool, detail["consolidation_id"])
+        if detail["consolidation_id"]
+        else None
+    )
+    current = _current(detail)
+    return {
+        "file": detail,
+        "current": current,
+        "consolidation": consolidation,
+        "why_not": _why_not_retryable(detail),
+        "flash": None,
+        "warnings": current["warnings"] if current else [],
+    }
+
+
+@router.get("/ui/files/{file_id}")
+async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    cursor = runtime_of(request).file_events.cursor()
+    context = await _file_context(request, file_id)
+    if context is None:
+        return _not_found(request, "Файл")
+    return _render(request, "file.html", {**context, "cursor": cursor})
+
+
+@router.get("/ui/files/{file_id}/panel")
+async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    context = await _file_context(request, file_id)
+    if context is None:
+        return _not_found(request, "Файл")
+    return _render(request, "_file_main.html", context)
+
+
+@router.post("/ui/files/{file_id}/retry")
+async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    outcome = await retry_file(runtime_of(request).pool, file_id, actor_of(request))
+    context = await _file_context(request, file_id)
+    if context is None:
+        return _not_found(request, "Файл")
+    if isinstance(outcome, NotRetried):
+        status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
+        flash = {"tone": "bad", "text": f"Повтор не выполнен: {outcome.message}."}
+    else:
+        status = 201
+        flash = {"tone": "ok", "text": f"Создана попытка {outcome.attempt}."}
+    return _render(request, "_file_main.html", {**context, "flash": flash}, status_code=status)
+
+
+# Documents.
+
+
+def _flags(document: dict[str, Any]) -> dict[tuple[str | None, int], list[dict[str, Any]]]:
+    """The document's warnings by the sheet and row they point at."""
+    flags: dict[tuple[str | None, int], list[dict[str, Any]]] = {}
+    for warning in document["warnings"]:
+        locator = warning.get("locator") or {}
+        if locator.get("row") is None:
+            continue
+        flags.setdefault((locator.get("sheet"), int(locator["row"])), []).append(warning)
+    return flags
+
+
+def _row_flags(
+    flags: dict[tuple[str | None, int], list[dict[str, Any]]], locator: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    if not locator or locator.get("row") is None:
+        return []
+    row = int(locator["row"])
+    found = flags.get((locator.get("sheet"), row), [])
+    if locator.get("sheet") is not None:
+        # A warning that names only the row applies on whichever sheet it is.
+        found = found + flags.get((None, row), [])
+    return found
+
+
+def _amount(value: str | None) -> Decimal | None:
+    if value is None:
+        return None
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        return None
+
+
+def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statement's arithmetic, shown so the analyst sees what was checked."""
+    header = document.get("header") or {}
+    lines = document["transactions"]
+    opening, closing = (
+        _amount(header.get("opening_balance")),
+        _amount(header.get("closing_balance")),
+    )
+    debit, credit = _amount(header.get("total_debit")), _amount(header.get("total_credit"))
+    rows_debit = sum((_amount(t["debit"]) or Decimal(0) for t in lines), Decimal(0))
+    rows_credit = sum((_amount(t["credit"]) or Decimal(0) for t in lines), Decimal(0))
+    checks: list[dict[str, Any]] = []
+    if opening is not None and closing is not None and debit is not None and credit is not None:
+        expected = opening + credit - debit
+        checks.append(
+            {
+                "name": "Остаток на начало + кредит − дебет = остаток на конец",
+                "detail": f"{explain.money(opening)} + {explain.money(credit)} − "
+                f"{explain.money(debit)} = {explain.money(expected)}; "
+                f"в выписке {explain.money(closing)}",
+                "ok": expected == closing,
+            }
+        )
+    else:
+        checks.append(
+            {
+                "name": "Остаток на начало + кредит − дебет = остаток на конец",
+                "detail": "в выписке нет остатков или итогов оборотов",
+                "ok": None,
+            }
+        )
+    for label, total, summed in (
+        ("дебету", debit, rows_debit),
+        ("кредиту", credit, rows_credit),
+    ):
+        checks.append(
+            {
+                "name": f"Сумма операций по {label} = итог выписки",
+                "detail": f"операции {explain.money(summed)}; итог "
+                + (explain.money(total) if total is not None else "не указан"),
+                "ok": None if total is None else summed == total,
+            }
+        )
+    period = header.get("period") or {}
+    start, end = period.get("from"), period.get("to")
+    if start is not None and end is not None:
+        outside = [t for t in lines if t["date"] is not None and not start <= t["date"] <= end]
+        checks.append(
+            {
+                "name": "Даты операций внутри периода выписки",
+                "detail": f"вне периода: {len(outside)}" if outside else "все внутри периода",
+                "ok": not outside,
+            }
+        )
+    return checks
+
+
+def _osv_view(document: dict[str, Any]) -> dict[str, Any]:
+    flags = _flags(document)
+    parents = {row["parent"] for row in document["rows"] if row["parent"] is not None}
+    rows = [
+        {
+            **row,
+            "has_children": row["id"] in parents,
+            "flags": _row_flags(flags, row["locator"]),
+        }
+        for row in document["rows"]
+    ]
+    totals = document.get("totals")
+    return {
+        **document,
+        "rows": rows,
+        "totals_flags": _row_flags(flags, totals.get("locator") if totals else None),
+        "flagged": sum(1 for row in rows if row["flags"]),
+    }
+
+
+def _statement_view(document: dict[str, Any]) -> dict[str, Any]:
+    flags = _flags(document)
+    return {
+        **document,
+        "transactions": [
+            {**line, "flags": _row_flags(flags, line["locator"])}
+            for line in document["transactions"]
+        ],
+        "checks": _statement_checks(document),
+    }
+
+
+@router.get("/ui/files/{file_id}/documents")
+async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    context = await _file_context(request, file_id)
+    if context is None:
+        return _not_found(request, "Файл")
+    documents = [
+        _osv_view(doc) if doc["kind"] == "osv" else _statement_view(doc)
+        for doc in await file_documents(runtime.pool, file_id)
+    ]
+    return _render(
+        request,
+        "documents.html",
+        {**context, "documents": documents, "cursor": cursor},
+    )

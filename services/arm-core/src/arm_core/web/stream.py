@@ -1,0 +1,105 @@
+"""``GET /ui/events``: file changes as Server-Sent Events.
+
+Each change goes out as ``file-{id}`` (a row or a file page re-reads itself), ``file`` (with
+the id and status, so a list can notice a file it does not show yet) and, for a file in a
+consolidation, ``consolidation-{id}`` (its counts re-read themselves). ``resync`` tells the
+page to re-read everything. Every message carries the cursor as its id, so the browser's own
+reconnect (with ``Last-Event-ID``) resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator, Iterable
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+
+from arm_core.api.deps import actor_of, runtime_of
+from arm_core.web.events import RESYNC, FileChange, FileEvents, Item
+
+router = APIRouter()
+
+# A stream ends after this long and the browser reconnects at once, missing nothing: a
+# stopping server waits for open responses, so no stream may keep it waiting for long.
+STREAM_SECONDS = 8.0
+RECONNECT_MS = 500
+
+
+def _message(event: str, data: str, cursor: str) -> str:
+    return f"id: {cursor}\nevent: {event}\ndata: {data}\n\n"
+
+
+def _wanted(
+    change: FileChange, consolidation_id: uuid.UUID | None, file_id: uuid.UUID | None
+) -> bool:
+    if file_id is not None and change.file_id != file_id:
+        return False
+    return consolidation_id is None or change.consolidation_id == consolidation_id
+
+
+def _messages(
+    items: Iterable[Item],
+    events: FileEvents,
+    consolidation_id: uuid.UUID | None,
+    file_id: uuid.UUID | None,
+) -> tuple[str, int]:
+    """The text for ``items`` and the number of the last change in them (0 if none)."""
+    out: list[str] = []
+    last = 0
+    for item in items:
+        if item is RESYNC:
+            out.append(_message("resync", "1", events.cursor()))
+            continue
+        last = item.seq
+        if not _wanted(item, consolidation_id, file_id):
+            continue
+        cursor = f"{events.epoch}-{item.seq}"
+        out.append(_message(f"file-{item.file_id}", item.status, cursor))
+        out.append(
+            _message("file", json.dumps({"id": str(item.file_id), "status": item.status}), cursor)
+        )
+        if item.consolidation_id is not None:
+            out.append(_message(f"consolidation-{item.consolidation_id}", item.status, cursor))
+    return "".join(out), last
+
+
+@router.get("/ui/events")
+async def file_events(
+    request: Request,
+    consolidation_id: uuid.UUID | None = None,
+    file_id: uuid.UUID | None = None,
+    since: str | None = None,
+) -> StreamingResponse:
+    actor_of(request)
+    events = runtime_of(request).file_events
+    cursor = request.headers.get("last-event-id") or since
+
+    async def stream() -> AsyncIterator[str]:
+        with events.subscribe() as subscription:
+            # Subscribed first, then the replay: nothing falls between the two, and what
+            # arrives in both is skipped by its number.
+            missed = events.since(cursor) if cursor else []
+            head = f"retry: {RECONNECT_MS}\n: {events.cursor()}\n\n"
+            if missed is None:
+                text, seen = _message("resync", "1", events.cursor()), 0
+            else:
+                text, seen = _messages(missed, events, consolidation_id, file_id)
+            yield head + text
+            loop_time = asyncio.get_running_loop().time
+            deadline = loop_time() + STREAM_SECONDS
+            while (left := deadline - loop_time()) > 0:
+                items = await subscription.next(left)
+                fresh = [item for item in items if item is RESYNC or item.seq > seen]
+                text, last = _messages(fresh, events, consolidation_id, file_id)
+                seen = max(seen, last)
+                if text:
+                    yield text
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,242 @@
+"""The server-rendered pages through the running app: what each page says, which actions it
+offers, and that they change what they should (no browser here; tests/ui drives one)."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from arm_core.testing import (
+    fetch_one,
+    file_row,
+    insert_file_with_job,
+    minimal_workbook,
+    run_core,
+    upload,
+    wait_until,
+)
+from arm_ka_platform.settings import StorageConfig
+from arm_ka_platform.storage import open_storage
+from recognition_contract import contracts_dir, result_key
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _disabled(button: str) -> bool:
+    return re.search(r"\sdisabled[\s>]", button) is not None
+
+
+async def _set(dsn: str, query: str, *params: object) -> None:
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute(query, params)
+
+
+async def test_pages_are_local_html_in_russian(make_core_settings) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        home = await core.client.get("/")
+        assert (home.status_code, home.headers["location"]) == (303, "/ui/consolidations")
+        page = await core.client.get("/ui/consolidations")
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert '<html lang="ru">' in page.text
+        assert "Консолидаций пока нет" in page.text
+        sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+        assert sources, "the page loads its assets"
+        assert all(s.startswith("/") for s in sources), sources
+        for asset in ("/static/htmx.min.js", "/static/htmx-ext-sse.min.js", "/static/app.css"):
+            assert asset in sources
+            served = await core.client.get(asset)
+            assert served.status_code == 200
+            assert len(served.content) > 1000
+        # The JSON API is untouched by the pages.
+        assert (await core.client.get("/api/v1/consolidations")).json() == {"items": []}
+
+
+async def test_consolidation_created_from_the_form_lists_counts_by_status(
+    make_core_settings,
+) -> None:
+    settings = make_core_settings(nats_enabled=False)
+    async with run_core(settings) as core:
+        blank = await core.client.post("/ui/consolidations", data={"name": "   "})
+        assert blank.status_code == 422
+        assert "Введите название" in blank.text
+
+        created = await core.client.post("/ui/consolidations", data={"name": " ООО  Ромашка "})
+        assert created.status_code == 303
+        consolidation_id = created.headers["location"].rsplit("/", 1)[1]
+        for name in ("a.xlsx", "b.xlsx", "c.xlsx"):
+            response = await upload(
+                core.client, name, minimal_workbook("xlsx"), consolidation_id=consolidation_id
+            )
+            assert response.status_code == 201
+        failed = (await core.client.get("/api/v1/files")).json()["items"][0]["id"]
+        await _set(
+            settings.database_dsn,
+            "UPDATE stored_file SET status = 'ERROR', error_code = 'TIMEOUT' WHERE id = %s",
+            failed,
+        )
+
+        listing = await core.client.get("/ui/consolidations")
+        assert "ООО Ромашка" in listing.text
+        row = re.search(
+            rf'<tr id="consolidation-{consolidation_id}".*?</tr>', listing.text, re.S
+        ).group(0)
+        counts = dict(re.findall(r'data-status="(\w+)">(\d+)</a>', row))
+        assert counts == {"UPLOADED": "2", "ERROR": "1"}
+
+        files = await core.client.get(f"/ui/consolidations/{consolidation_id}")
+        assert files.text.count('<tr id="file-') == 3
+        assert "Истекло время обработки" in files.text
+        only_errors = await core.client.get(
+            f"/ui/consolidations/{consolidation_id}", params={"status": "ERROR"}
+        )
+        assert only_errors.text.count('<tr id="file-') == 1
+        assert f'id="file-{failed}"' in only_errors.text
+        assert (await core.client.get(f"/ui/consolidations/{uuid.uuid4()}")).status_code == 404
+
+
+async def test_file_page_offers_retry_only_when_retryable(make_core_settings) -> None:
+    settings = make_core_settings(nats_enabled=False)
+    dsn = settings.database_dsn
+    failed, failed_job = await insert_file_with_job(dsn, status="timeout")
+    await _set(
+        dsn,
+        "UPDATE recognition_job SET error_code = 'TIMEOUT', service_name = 'tabular-parser',"
+        " service_version = '1.4.2', metrics = '{\"republish_count\": 2}' WHERE id = %s",
+        failed_job,
+    )
+    await _set(
+        dsn, "UPDATE stored_file SET status = 'ERROR', error_code = 'TIMEOUT' WHERE id = %s", failed
+    )
+    busy, _ = await insert_file_with_job(dsn, status="processing")
+    spent, _ = await insert_file_with_job(dsn, status="error", attempt=3, max_attempts=3)
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        page = (await core.client.get(f"/ui/files/{failed}")).text
+        button = re.search(r'<button id="retry"[^>]*>', page).group(0)
+        assert not _disabled(button)
+        assert "Истекло время обработки" in page
+        assert "tabular-parser 1.4.2" in page
+        assert re.search(r"Повторных отправок</dt><dd>2</dd>", page)
+        assert f'href="/api/v1/files/{failed}/content"' in page
+
+        for file_id, why in (
+            (busy, "ещё обрабатывается"),
+            (spent, "Исчерпан лимит попыток: 3 из 3"),
+        ):
+            text = (await core.client.get(f"/ui/files/{file_id}")).text
+            button = re.search(r'<button id="retry"[^>]*>', text).group(0)
+            assert _disabled(button)
+            assert why in text
+
+        first = await core.client.post(f"/ui/files/{failed}/retry")
+        second = await core.client.post(f"/ui/files/{failed}/retry")
+        assert (first.status_code, second.status_code) == (201, 409)
+        assert "Создана попытка 2" in first.text
+        assert "Повтор не выполнен" in second.text
+        assert [int(n) for n in re.findall(r'data-attempt="(\d+)"', first.text)] == [2, 1]
+        assert (await core.client.get(f"/ui/files/{uuid.uuid4()}")).status_code == 404
+    row = await fetch_one(
+        dsn, "SELECT count(*) AS n FROM recognition_job WHERE file_id = %s", failed
+    )
+    assert row["n"] == 2
+
+
+async def test_batch_retry_reports_each_file(make_core_settings) -> None:
+    settings = make_core_settings(nats_enabled=False)
+    dsn = settings.database_dsn
+    retryable, _ = await insert_file_with_job(dsn, status="dlq", original_name="выписка.pdf")
+    done, _ = await insert_file_with_job(dsn, status="done", original_name="осв.xlsx")
+    async with run_core(settings) as core:
+        response = await core.client.post(
+            "/ui/files/retry",
+            data={"file_ids": [str(retryable), str(done), str(retryable), "not-a-file"]},
+        )
+        assert response.status_code == 200
+        outcomes = dict(re.findall(r'data-file="([^"]+)" data-outcome="(\w+)"', response.text))
+        assert outcomes == {
+            str(retryable): "retried",
+            str(done): "skipped",
+            "not-a-file": "skipped",
+        }
+        assert "повторено 1, пропущено 2" in response.text
+        assert "создана попытка 2" in response.text
+        assert "Повтор невозможен" in response.text
+        assert "Файл не найден" in response.text
+        nothing = await core.client.post("/ui/files/retry", data={})
+        assert "Отметьте файлы" in nothing.text
+
+
+async def _mapped(dsn: str, storage_dir: Path, example: str) -> uuid.UUID:
+    """A file whose current job finished with the contract example as its result file."""
+    file_id, job_id = await insert_file_with_job(dsn, status="processing")
+    data = json.loads((contracts_dir() / "examples" / example).read_text())
+    data.update(job_id=str(job_id), file_id=str(file_id))
+    storage = open_storage(
+        StorageConfig(
+            url=f"file://{storage_dir}",
+            bucket="arm-ka",
+            s3_endpoint_url=None,
+            s3_region="us-east-1",
+            access_key_id=None,
+            secret_access_key=None,
+        )
+    )
+    key = result_key(file_id, job_id)
+    await storage.put(key, json.dumps(data).encode())
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute("UPDATE stored_file SET status = 'PROCESSING' WHERE id = %s", (file_id,))
+        object_id = (
+            await (
+                await conn.execute(
+                    "INSERT INTO s3_object (bucket, key, bucket_role, created_by)"
+                    " VALUES ('arm-ka', %s, 'results', 'tabular-parser') RETURNING id",
+                    (key,),
+                )
+            ).fetchone()
+        )[0]
+        await conn.execute(
+            "UPDATE recognition_job SET status = %s, finished_at = now(),"
+            " result_s3_object_id = %s, result_schema_version = %s WHERE id = %s",
+            (data["status"], object_id, data["schema_version"], job_id),
+        )
+    return file_id
+
+
+async def test_documents_page_shows_hierarchy_checks_and_flags(
+    make_core_settings, storage_url: str
+) -> None:
+    settings = make_core_settings()
+    dsn = settings.database_dsn
+    storage_dir = Path(storage_url.removeprefix("file://"))
+    file_id = await _mapped(
+        dsn, storage_dir, "result-2.1-needs_check-osv-account-and-statement.json"
+    )
+    async with run_core(settings) as core:
+        await wait_until(lambda: _status(dsn, file_id, "NEEDS_CHECK"))
+        page = (await core.client.get(f"/ui/files/{file_id}/documents")).text
+    assert 'id="needs-check"' in page
+    osv = page[page.index('id="osv-1"') : page.index("</table>", page.index('id="osv-1"'))]
+    rows = re.findall(r'<tr data-row="(\d+)" data-parent="(\d*)"', osv)
+    assert rows == [("1", ""), ("2", "1"), ("3", "1"), ("4", ""), ("5", "4"), ("6", "")]
+    assert osv.count('class="toggle"') == 2
+    flagged = re.findall(r'<tr data-row="(\d+)"[^>]*class="[^"]*flagged', osv)
+    assert flagged == ["6"]
+    assert re.search(r'<tr class="totals flagged"', osv)
+    assert "13\u00a0850,75" in osv
+    assert "лист «ОСВ 60», строка 14" in page
+    assert "Выписка по счёту BY66PJCB30120612341010000933" in page
+    assert "ОАО «Приорбанк»" in page
+    assert "Не сходится контрольная цифра УНП/ИНН" in page
+    # 48 250,75 + 36 000,00 − 20 162,90 = 64 087,85
+    assert re.search(r'<li class="ok"><span class="mark">✓</span> Остаток на начало', page)
+    statement = page[page.index("statement-table") :]
+    assert len(re.findall(r"<tr class=\"flagged", statement)) == 1
+
+
+async def _status(dsn: str, file_id: uuid.UUID, status: str) -> bool:
+    return (await file_row(dsn, file_id))["status"] == status
