@@ -1,0 +1,1 @@
+"""scan-gateway: PDFs and scans into recognised documents."""

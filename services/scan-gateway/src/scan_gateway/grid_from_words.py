@@ -1,0 +1,334 @@
+"""Words on a page into a grid of cells, the shape ``document_extraction`` reads.
+
+Rows: where the table is ruled, the bands between horizontal rules (a cell wrapped over
+several lines stays one cell); elsewhere, lines of words, with a line that only continues
+cells of the row above (a wrapped name or purpose) folded into that row.
+
+Columns: where the table is ruled, its vertical rules, taken per row so that a caption merged
+over two columns lands in the first of them as in a workbook; elsewhere, the x ranges that no
+phrase of any table row covers.
+
+Phrases: words of a line closer than a fraction of the text height, i.e. one cell's text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from document_extraction import BBox
+from scan_gateway.words import PageWords, Rule, Word
+
+# Words closer than this (in text heights) belong to one phrase; a column gap is wider.
+PHRASE_GAP = 0.5
+# Words whose centres are closer than this (in text heights) vertically are on one line.
+SAME_LINE = 0.5
+# A line this close (centre to centre, in text heights) below a table row may continue it.
+CONTINUATION_PITCH = 1.5
+# Rules shorter than this (in text heights) are glyph strokes or underscores, not borders.
+MIN_RULE = 2.0
+# Rules closer than this (in text heights) are one border drawn twice.
+SAME_RULE = 0.4
+_NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
+
+
+@dataclass
+class Phrase:
+    words: list[Word]
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    phrases: list[Phrase] = field(default_factory=list)
+
+    @property
+    def cy(self) -> float:
+        return statistics.fmean(w.cy for w in self.words)
+
+    @property
+    def y0(self) -> float:
+        return min(w.y0 for w in self.words)
+
+
+@dataclass
+class PageGrid:
+    """One page as a grid: cell texts, per-cell OCR confidence and box (fractions)."""
+
+    page: int
+    rows: list[list[str | None]]
+    confidence: list[list[float | None]]
+    boxes: list[list[BBox | None]]
+    ocr: bool
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows
+
+
+def text_height(words: Sequence[Word]) -> float:
+    heights = [w.height for w in words if w.height > 0]
+    return statistics.median(heights) if heights else 1.0
+
+
+def lines_of(words: Sequence[Word], height: float) -> list[Line]:
+    """Words grouped into lines, top to bottom, each sorted left to right."""
+    lines: list[Line] = []
+    for word in sorted(words, key=lambda w: (w.cy, w.x0)):
+        if lines and abs(word.cy - lines[-1].cy) <= SAME_LINE * height:
+            lines[-1].words.append(word)
+        else:
+            lines.append(Line([word]))
+    for line in lines:
+        line.words.sort(key=lambda w: w.x0)
+        line.phrases = phrases_of(line.words, height)
+    return lines
+
+
+def phrases_of(words: Sequence[Word], height: float) -> list[Phrase]:
+    phrases: list[Phrase] = []
+    for word in words:
+        if phrases and word.x0 - phrases[-1].x1 <= PHRASE_GAP * height:
+            phrases[-1].words.append(word)
+        else:
+            phrases.append(Phrase([word]))
+    return phrases
+
+
+def _is_numeric(text: str) -> bool:
+    return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
+
+
+def column_gaps(lines: Sequence[Line], *, tolerance: float = 0.0) -> list[tuple[float, float]]:
+    """X ranges between table columns: covered by no phrase of a table line (three or more
+    phrases, one of them a number), or by at most ``tolerance`` of them (a share, for OCR,
+    where a missed gap joins two cells of one line)."""
+    body = [
+        line
+        for line in lines
+        if len(line.phrases) >= 3 and any(_is_numeric(p.text) for p in line.phrases)
+    ]
+    if not body:
+        return []
+    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
+    allowed = int(tolerance * len(body))
+    events: list[tuple[float, int]] = []
+    for x0, x1 in spans:
+        events.append((x0, 1))
+        events.append((x1, -1))
+    events.sort()
+    gaps: list[tuple[float, float]] = []
+    depth = 0
+    opened: float | None = None
+    left = spans[0][0]
+    right = max(x1 for _, x1 in spans)
+    for x, delta in events:
+        before = depth
+        depth += delta
+        if before > allowed >= depth and left < x < right:
+            opened = x
+        elif before <= allowed < depth and opened is not None:
+            if x > opened:
+                gaps.append((opened, x))
+            opened = None
+    return gaps
+
+
+def _column_of(x: float, bounds: Sequence[float]) -> int:
+    """Index of the column that x falls in, given sorted boundaries between columns."""
+    return bisect.bisect_right(bounds, x)
+
+
+def _cells_text(cells: dict[int, list[Word]], height: float) -> dict[int, str]:
+    """Words of each cell in reading order: lines joined by a newline."""
+    out: dict[int, str] = {}
+    for column, words in cells.items():
+        out[column] = "\n".join(
+            " ".join(w.text for w in line.words) for line in lines_of(words, height)
+        )
+    return out
+
+
+def _joined_rules(rules: Sequence[Rule], orientation: str, height: float) -> list[Rule]:
+    """Collinear pieces of one border joined (a PDF draws a table border cell by cell),
+    then everything too short to be a border dropped."""
+    pieces = sorted(
+        (r for r in rules if r.orientation == orientation), key=lambda r: (r.position, r.start)
+    )
+    joined: list[Rule] = []
+    for rule in pieces:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and rule.position - last.position <= SAME_RULE * height
+            and rule.start <= last.end + SAME_RULE * height
+        ):
+            joined[-1] = Rule(orientation, last.position, last.start, max(last.end, rule.end))
+        else:
+            joined.append(rule)
+    return [r for r in joined if r.end - r.start >= MIN_RULE * height]
+
+
+def _positions(rules: Sequence[Rule], height: float) -> list[float]:
+    positions: list[float] = []
+    for rule in sorted(rules, key=lambda r: r.position):
+        if positions and rule.position - positions[-1] <= SAME_RULE * height:
+            continue
+        positions.append(rule.position)
+    return positions
+
+
+def build_page_grid(page: PageWords, *, gap_tolerance: float = 0.0) -> PageGrid:
+    ocr = page.source == "ocr"
+    words = [w for w in page.words if w.text.strip()]
+    if not words:
+        return PageGrid(page.page, [], [], [], ocr)
+    height = text_height(words)
+    horizontal = _joined_rules(page.rules, "h", height)
+    vertical = _joined_rules(page.rules, "v", height)
+    ys = _positions(horizontal, height)
+    xs = _positions(vertical, height)
+    ruled = len(ys) >= 2 and len(xs) >= 2
+    rows: list[dict[int, list[Word]]] = []
+    if ruled:
+        top, bottom = ys[0], ys[-1]
+        above = [w for w in words if w.cy < top]
+        inside = [w for w in words if top <= w.cy <= bottom]
+        below = [w for w in words if w.cy > bottom]
+        rows += _line_rows(lines_of(above, height), xs, height, fold=False)
+        rows += _ruled_rows(inside, ys, xs, vertical, height)
+        rows += _line_rows(lines_of(below, height), xs, height, fold=False)
+    else:
+        lines = lines_of(words, height)
+        gaps = column_gaps(lines, tolerance=gap_tolerance)
+        bounds = [(a + b) / 2 for a, b in gaps]
+        rows += _line_rows(lines, bounds, height, fold=True, gaps=gaps)
+    return _assemble(page, rows, height, ocr)
+
+
+def _line_rows(
+    lines: Sequence[Line],
+    bounds: Sequence[float],
+    height: float,
+    *,
+    fold: bool,
+    gaps: Sequence[tuple[float, float]] = (),
+) -> list[dict[int, list[Word]]]:
+    """A row per line; phrases go to the column their left edge is in (a phrase starting in
+    a gap belongs to the column right of it). With ``fold``, a line that only continues
+    cells of the table row above is added to that row."""
+    rows: list[dict[int, list[Word]]] = []
+    previous: Line | None = None
+    for line in lines:
+        row: dict[int, list[Word]] = {}
+        for phrase in line.phrases:
+            column = _column_of(phrase.x0, bounds)
+            for k, (a, b) in enumerate(gaps):
+                if a <= phrase.x0 <= b:
+                    column = k + 1
+            row.setdefault(column, []).extend(phrase.words)
+        if fold and previous is not None and rows and _continues(line, row, previous, rows[-1]):
+            for column, words in row.items():
+                rows[-1][column].extend(words)
+            previous = Line(previous.words + line.words, previous.phrases)
+            continue
+        rows.append(row)
+        previous = line
+    return rows
+
+
+def _continues(
+    line: Line, row: dict[int, list[Word]], previous: Line, above: dict[int, list[Word]]
+) -> bool:
+    if len(above) < 2 or len(row) >= len(above):
+        return False
+    if not set(row) <= set(above):
+        return False
+    if any(_is_numeric(p.text) for p in line.phrases):
+        return False
+    last_line_of_above = max(w.cy for w in previous.words)
+    height = text_height(previous.words)
+    return line.cy - last_line_of_above <= CONTINUATION_PITCH * height
+
+
+def _ruled_rows(
+    words: Sequence[Word],
+    ys: Sequence[float],
+    xs: Sequence[float],
+    vertical: Sequence[Rule],
+    height: float,
+) -> list[dict[int, list[Word]]]:
+    """A row per band between horizontal rules; columns from the vertical rules crossing
+    that band, each cell named by the table column its left border starts."""
+    bands: list[list[Word]] = [[] for _ in range(len(ys) - 1)]
+    for word in words:
+        band = min(max(bisect.bisect_right(ys, word.cy) - 1, 0), len(bands) - 1)
+        bands[band].append(word)
+    rows: list[dict[int, list[Word]]] = []
+    for band, members in enumerate(bands):
+        if not members:
+            continue
+        middle = (ys[band] + ys[band + 1]) / 2
+        crossing = _positions(
+            [r for r in vertical if r.start - height / 2 <= middle <= r.end + height / 2], height
+        )
+        local = crossing or list(xs)
+        row: dict[int, list[Word]] = {}
+        for word in sorted(members, key=lambda w: (w.cy, w.x0)):
+            cell = bisect.bisect_right(local, word.cx)
+            left_border = local[cell - 1] if cell > 0 else None
+            column = _column_of(left_border, xs) if left_border is not None else 0
+            row.setdefault(column, []).append(word)
+        rows.append(row)
+    return rows
+
+
+def _assemble(
+    page: PageWords, rows: list[dict[int, list[Word]]], height: float, ocr: bool
+) -> PageGrid:
+    width = max((max(row) + 1 for row in rows if row), default=0)
+    texts: list[list[str | None]] = []
+    confidence: list[list[float | None]] = []
+    boxes: list[list[BBox | None]] = []
+    for row in rows:
+        if not row:
+            continue
+        cell_text = _cells_text(row, height)
+        texts.append([cell_text.get(c) for c in range(width)])
+        confidence.append(
+            [
+                min((w.confidence for w in row[c] if w.confidence is not None), default=None)
+                if c in row
+                else None
+                for c in range(width)
+            ]
+        )
+        boxes.append([_box(row[c], page) if c in row else None for c in range(width)])
+    return PageGrid(page.page, texts, confidence, boxes, ocr)
+
+
+def _box(words: Sequence[Word], page: PageWords) -> BBox:
+    def clamp(value: float) -> float:
+        return round(min(max(value, 0.0), 1.0), 4)
+
+    return BBox(
+        clamp(min(w.x0 for w in words) / page.width),
+        clamp(min(w.y0 for w in words) / page.height),
+        clamp(max(w.x1 for w in words) / page.width),
+        clamp(max(w.y1 for w in words) / page.height),
+    )

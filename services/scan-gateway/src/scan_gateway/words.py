@@ -1,0 +1,56 @@
+"""What a page is made of before it becomes a grid: words with boxes, and ruling lines.
+
+Coordinates are in the page's own units (points for a PDF text layer, pixels for an image),
+origin top-left; ``PageWords.width`` and ``height`` turn them into fractions of the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    confidence: float | None = None
+    """0-100 from OCR; ``None`` for text read from a PDF's text layer (exact)."""
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A ruling line: horizontal at ``position`` = y from ``start`` to ``end`` (x), or
+    vertical at x from ``start`` to ``end`` (y)."""
+
+    orientation: Literal["h", "v"]
+    position: float
+    start: float
+    end: float
+
+
+@dataclass
+class PageWords:
+    page: int
+    width: float
+    height: float
+    words: list[Word]
+    rules: list[Rule] = field(default_factory=list)
+    source: Literal["text", "ocr"] = "text"
+    angle: float = 0.0
+    """Degrees the scan was turned by to straighten it (OCR pages)."""
