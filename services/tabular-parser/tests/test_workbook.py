@@ -144,6 +144,14 @@ def test_every_sheet_with_a_table_is_a_document_and_the_rest_is_noted() -> None:
     assert recognition.metrics == {"sheets": 3}
 
 
+def test_hidden_sheets_are_not_read() -> None:
+    hidden = books.general_osv(name="Скрытый")
+    hidden.hidden = True
+    recognition = recognised(books.xlsx([hidden, books.general_osv(name="ОСВ")]))
+    assert [d["locator"]["sheet"] for d in recognition.documents] == ["ОСВ"]
+    assert recognition.metrics == {"sheets": 1}
+
+
 def test_a_renamed_workbook_is_read_by_its_content() -> None:
     recognition = recognised(books.xls([books.general_osv()]), FileType.XLSX)
     assert recognition.status == "done"
@@ -367,7 +375,7 @@ def test_xlsx_scan_reads_levels_and_code_formats_but_not_shared_strings() -> Non
     sheet = books.general_osv(accounts=2, subaccounts=2)
     data = books.xlsx([sheet], capital_shared_strings=True)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        meta = read_meta(archive, LIMITS)["ОСВ"]
+        meta = read_meta(archive, LIMITS, ["ОСВ"])["ОСВ"]
     assert meta.outline_levels == sheet.outline
     assert meta.number_formats == {
         key: fmt for key, fmt in sheet.formats.items() if fmt == books.CODE_FORMAT

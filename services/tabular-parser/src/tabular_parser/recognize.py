@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from document_extraction import NoDocumentFound, extract
-from document_extraction.text import is_empty
 from recognition_contract import ErrorCode, FileType
 from recognition_worker import Recognition, RecognitionError
 from tabular_parser.limits import WorkbookLimits
@@ -57,4 +56,9 @@ def recognize(
 
 
 def _has_data(read: WorkbookRead) -> bool:
-    return any(not is_empty(cell) for grid in read.grids for row in grid.rows for cell in row)
+    return any(
+        cell is not None and (not isinstance(cell, str) or cell.strip())
+        for grid in read.grids
+        for row in grid.rows
+        for cell in row
+    )

@@ -51,6 +51,7 @@ class Sheet:
     formats: dict[tuple[int, int], str] = field(default_factory=dict)
     outline: dict[int, int] = field(default_factory=dict)
     merges: list[tuple[int, int, int, int]] = field(default_factory=list)
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,13 @@ def xlsx(
                 ws.write(r, c, value, style(sheet.formats.get((r, c))))
         for r0, c0, r1, c1 in sheet.merges:
             ws.merge_range(r0, c0, r1, c1, sheet.rows[r0][c0])
+        if sheet.hidden:
+            ws.hide()
+    visible = [
+        ws for ws, sheet in zip(workbook.worksheets(), sheets, strict=True) if not sheet.hidden
+    ]
+    if visible:
+        visible[0].activate()  # Excel cannot show a book whose active sheet is hidden
     workbook.close()
     data = buffer.getvalue()
     return capitalise_shared_strings(data) if capital_shared_strings else data

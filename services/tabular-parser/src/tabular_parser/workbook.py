@@ -76,16 +76,16 @@ def _open_as_file(source: bytes, container: Container) -> CalamineWorkbook:
             ) from None
 
 
-def _xlsx_meta(source: bytes, container: Container, limits: WorkbookLimits) -> dict[str, SheetMeta]:
+def _package(source: bytes, limits: WorkbookLimits) -> zipfile.ZipFile:
+    """The XLSX / XLSB package, refused as a zip bomb before any part is unpacked."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(source))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         raise RecognitionError(
             ErrorCode.UNREADABLE, f"Книга повреждена: архив не читается ({_detail(exc)})"
         ) from None
-    with archive:
-        check_package(archive, limits)
-        return read_meta(archive, limits) if container is Container.XLSX else {}
+    check_package(archive, limits)
+    return archive
 
 
 def _worksheets(workbook: CalamineWorkbook) -> list[str]:
@@ -118,7 +118,17 @@ def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -
     """Every worksheet as a grid (rows from sheet row 1, columns from A), with the outline
     levels and code formats of XLSX sheets. Oversized sheets are skipped or cut, with a
     warning; ``RecognitionError`` when the workbook as a whole cannot be read."""
-    meta = _xlsx_meta(source, container, limits) if container is not Container.XLS else {}
+    archive = _package(source, limits) if container is not Container.XLS else None
+    try:
+        return _read(source, container, limits, archive)
+    finally:
+        if archive is not None:
+            archive.close()
+
+
+def _read(
+    source: bytes, container: Container, limits: WorkbookLimits, archive: zipfile.ZipFile | None
+) -> WorkbookRead:
     read = WorkbookRead()
     with _open(source, container) as workbook:
         names = _worksheets(workbook)
@@ -130,6 +140,10 @@ def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -
                 "warning",
             )
             names = names[: limits.max_sheets]
+        # Sheets load lazily: their extent is known before calamine allocates them.
+        meta = {}
+        if container is Container.XLSX and archive is not None:
+            meta = read_meta(archive, limits, names)
         failures: list[str] = []
         for name in names:
             sheet_meta = meta.get(name)
@@ -167,7 +181,8 @@ def _read_sheet(
         sheet = workbook.get_sheet_by_name(name)
         end = sheet.end
         height, width = (end[0] + 1, end[1] + 1) if end is not None else (0, 0)
-        if height * min(width, limits.max_columns) > limits.max_cells:
+        # What becomes Python objects: the rows and columns within the limits.
+        if min(height, limits.max_rows) * min(width, limits.max_columns) > limits.max_cells:
             read.warn(
                 "SHEET_TOO_LARGE",
                 f"Лист «{name}» занимает {height} строк × {width} столбцов "

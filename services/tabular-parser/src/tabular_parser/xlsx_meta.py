@@ -15,7 +15,7 @@ import posixpath
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 from xml.etree import ElementTree
@@ -309,11 +309,14 @@ def _single_letter_width(package: _Package, part: str) -> int:
     return column_number(widest) if widest else 1
 
 
-def read_meta(archive: zipfile.ZipFile, limits: WorkbookLimits) -> dict[str, SheetMeta]:
-    """Per sheet name: its outline levels, code formats and extent."""
+def read_meta(
+    archive: zipfile.ZipFile, limits: WorkbookLimits, names: Collection[str]
+) -> dict[str, SheetMeta]:
+    """Per sheet name in ``names``: its outline levels, code formats and extent."""
     package = _Package(archive)
+    wanted = set(names)
     try:
-        parts = _sheet_parts(package)[: limits.max_sheets]
+        parts = [(name, part) for name, part in _sheet_parts(package) if name in wanted]
         styles = code_styles(package.read_small("xl/styles.xml"))
         return {name: scan_sheet(package, name, part, styles, limits) for name, part in parts}
     except RecognitionError:
