@@ -335,7 +335,10 @@ async def retry_selected(request: Request) -> HTMLResponse:
                 "message": "файл не найден",
             }
         )
-    return _render(request, "_batch_result.html", {"results": results, "empty": False})
+    response = _render(request, "_batch_result.html", {"results": results, "empty": False})
+    # The list re-reads itself even where no event stream tells it (NATS off, say).
+    response.headers["HX-Trigger"] = "files-changed"
+    return response
 
 
 async def _names(pool: Pool, ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:

@@ -169,12 +169,22 @@
     }
   });
 
-  // Select all files for a batch retry.
+  // The selection for a batch retry outlives the live re-reading of rows.
+  var picked = new Set();
+  function restorePicks(root) {
+    root.querySelectorAll('input[name="file_ids"]').forEach(function (box) {
+      box.checked = picked.has(box.value);
+    });
+  }
+
   document.addEventListener("change", function (e) {
     if (e.target.id === "pick-all") {
       document.querySelectorAll('input[name="file_ids"]').forEach(function (box) {
         box.checked = e.target.checked;
+        if (box.checked) picked.add(box.value); else picked.delete(box.value);
       });
+    } else if (e.target.name === "file_ids") {
+      if (e.target.checked) picked.add(e.target.value); else picked.delete(e.target.value);
     } else if (e.target.getAttribute("form") === "filter-form") {
       document.getElementById("filter-form").requestSubmit();
     }
@@ -199,5 +209,9 @@
     var upload = document.getElementById("upload");
     if (upload) initUpload(upload);
   });
-  document.addEventListener("htmx:afterSwap", function (e) { localTimes(e.detail.elt.parentNode || document); });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var root = e.detail.elt.isConnected ? e.detail.elt : document;
+    localTimes(root);
+    restorePicks(root);
+  });
 })();
