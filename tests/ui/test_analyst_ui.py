@@ -240,7 +240,7 @@ async def test_double_click_on_retry_makes_one_attempt(
         "UPDATE stored_file SET status = 'ERROR', error_code = 'UNREADABLE' WHERE id = %s",
         file_id,
     )
-    other, other_job = await insert_file_with_job(dsn, status="timeout")
+    other, _ = await insert_file_with_job(dsn, status="timeout")
     async with run_core(settings) as core, open_page(browser) as page:
         posts: list[str] = []
         page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
