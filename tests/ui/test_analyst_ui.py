@@ -328,10 +328,10 @@ async def test_batch_retry_shows_the_outcome_of_each_file(
                 ).to_have_attribute("data-outcome", expected)
             await expect(
                 page.locator(f'#batch-outcomes tr[data-file="{files["spent"][0]}"]')
-            ).to_contain_text("исчерпан лимит попыток (3 из 3)")
+            ).to_contain_text("Исчерпан лимит попыток: 3 из 3")
             await expect(
                 page.locator(f'#batch-outcomes tr[data-file="{files["done"][0]}"]')
-            ).to_contain_text("Повтор невозможен")
+            ).to_contain_text("Повтор невозможен. Файл уже распознан")
             await expect(page.locator(".batch")).to_contain_text("повторено 2, пропущено 2")
             # The list shows the new attempts without a reload.
             await expect(_row(page, files["error"][0])).to_have_attribute("data-status", "UPLOADED")

@@ -309,20 +309,22 @@ async def retry_selected(request: Request) -> HTMLResponse:
         return _render(request, "_batch_result.html", {"results": [], "empty": True})
     ids, bad = _batch_ids(values[:MAX_BATCH])
     outcomes = await retry_files(runtime.pool, ids, actor_of(request))
-    names = await _names(runtime.pool, ids)
     results: list[dict[str, Any]] = []
     for outcome in outcomes:
+        detail = await queries.file_detail(runtime.pool, outcome.file_id)
         row: dict[str, Any] = {
             "file_id": outcome.file_id,
-            "name": names.get(outcome.file_id, str(outcome.file_id)),
+            "name": detail["original_name"] if detail else str(outcome.file_id),
         }
         if isinstance(outcome, Retried):
             row.update(outcome="retried", attempt=outcome.attempt)
         else:
+            # The retry's own message names job statuses; the analyst gets the page's words.
+            why = _why_not_retryable(detail) if detail else None
             row.update(
                 outcome="skipped",
                 reason=explain.explain(outcome.reason),
-                message=outcome.message,
+                message=why or outcome.message,
             )
         results.append(row)
     for raw in bad:
@@ -339,18 +341,6 @@ async def retry_selected(request: Request) -> HTMLResponse:
     # The list re-reads itself even where no event stream tells it (NATS off, say).
     response.headers["HX-Trigger"] = "files-changed"
     return response
-
-
-async def _names(pool: Pool, ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
-    if not ids:
-        return {}
-    async with pool.connection() as conn:
-        rows = await (
-            await conn.execute(
-                "SELECT id, original_name FROM stored_file WHERE id = ANY(%(ids)s)", {"ids": ids}
-            )
-        ).fetchall()
-    return {row["id"]: row["original_name"] for row in rows}
 
 
 @router.get("/ui/files/{file_id}/row")
