@@ -19,6 +19,7 @@ from tabular_parser.limits import WorkbookLimits
 from tabular_parser.recognize import recognize
 from tabular_parser.sniff import OLE2_MAGIC
 from tabular_parser.testing import Sheet
+from tabular_parser.xls_meta import read_xls_meta
 from tabular_parser.xlsx_meta import is_code_format, read_meta
 
 LIMITS = WorkbookLimits()
@@ -100,18 +101,26 @@ def test_1c_shared_strings_spelling_is_what_the_package_holds() -> None:
     assert recognised(data).documents[0]["rows"][0]["code"] == "01"
 
 
-def test_code_display_formats_of_xlsx_cells_restore_the_code() -> None:
+@pytest.mark.parametrize(
+    ("file_type", "write"), [(FileType.XLSX, books.xlsx), (FileType.XLS, books.xls)]
+)
+def test_code_display_formats_of_cells_restore_the_code(file_type: FileType, write: Any) -> None:
     sheet = books.general_osv(accounts=3, subaccounts=0)
     body = books.HEADER_ROWS
     sheet.rows[body][0] = 94
     sheet.formats[(body, 0)] = '00".Н"'
     sheet.rows[body + 1][0] = 8
     sheet.formats[(body + 1, 0)] = "00"
-    codes = [r["code"] for r in recognised(books.xlsx([sheet])).documents[0]["rows"]]
+    codes = [r["code"] for r in recognised(write([sheet]), file_type).documents[0]["rows"]]
     assert codes[:2] == ["94.Н", "08"]
 
 
-def test_outline_levels_put_subconto_rows_under_their_account() -> None:
+@pytest.mark.parametrize(
+    ("file_type", "write"), [(FileType.XLSX, books.xlsx), (FileType.XLS, books.xls)]
+)
+def test_outline_levels_put_subconto_rows_under_their_account(
+    file_type: FileType, write: Any
+) -> None:
     sheet = books.general_osv(accounts=2, subaccounts=0)
     body = books.HEADER_ROWS
     parent = sheet.rows[body]
@@ -123,7 +132,7 @@ def test_outline_levels_put_subconto_rows_under_their_account() -> None:
     ]
     sheet.rows[body + 1 : body + 1] = [[None, "ООО «Альфа»", *half], [None, "ООО «Бета»", *rest]]
     sheet.outline = {body + 1: 1, body + 2: 1}
-    rows = recognised(books.xlsx([sheet])).documents[0]["rows"]
+    rows = recognised(write([sheet]), file_type).documents[0]["rows"]
     account, alpha, beta = rows[0], rows[1], rows[2]
     assert (alpha["kind"], alpha["name"], alpha["parent"], alpha["level"]) == (
         "subconto",
@@ -381,3 +390,26 @@ def test_xlsx_scan_reads_levels_and_code_formats_but_not_shared_strings() -> Non
         key: fmt for key, fmt in sheet.formats.items() if fmt == books.CODE_FORMAT
     }
     assert meta.max_row == len(sheet.rows)
+
+
+def test_xls_records_give_levels_and_code_formats() -> None:
+    sheet = books.general_osv(accounts=2, subaccounts=2)
+    meta = read_xls_meta(books.xls([sheet, books.text_sheet()]), ["ОСВ"])
+    assert list(meta) == ["ОСВ"]
+    assert meta["ОСВ"].outline_levels == sheet.outline
+    assert meta["ОСВ"].number_formats == {
+        key: fmt for key, fmt in sheet.formats.items() if fmt == books.CODE_FORMAT
+    }
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        books.encrypted_xls(books.xls([books.general_osv()])),
+        books.xls([books.general_osv()])[:3000],
+        b"\xd0\xcf\x11\xe0 not really",
+    ],
+    ids=["encrypted", "truncated", "not-ole2"],
+)
+def test_xls_hints_of_a_book_that_cannot_be_followed_are_empty(data: bytes) -> None:
+    assert read_xls_meta(data, ["ОСВ"]) == {}

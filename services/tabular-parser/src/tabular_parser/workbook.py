@@ -19,6 +19,7 @@ from recognition_contract import ErrorCode
 from recognition_worker import RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import PROTECTED_MESSAGE, Container
+from tabular_parser.xls_meta import read_xls_meta
 from tabular_parser.xlsx_meta import SheetMeta, read_meta
 from tabular_parser.zipguard import check_package
 
@@ -116,7 +117,7 @@ def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellVal
 
 def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -> WorkbookRead:
     """Every worksheet as a grid (rows from sheet row 1, columns from A), with the outline
-    levels and code formats of XLSX sheets. Oversized sheets are skipped or cut, with a
+    levels and code formats of XLSX and XLS sheets. Oversized sheets are skipped or cut, with a
     warning; ``RecognitionError`` when the workbook as a whole cannot be read."""
     archive = _package(source, limits) if container is not Container.XLS else None
     try:
@@ -144,6 +145,8 @@ def _read(
         meta = {}
         if container is Container.XLSX and archive is not None:
             meta = read_meta(archive, limits, names)
+        elif container is Container.XLS:
+            meta = read_xls_meta(source, names)
         failures: list[str] = []
         for name in names:
             sheet_meta = meta.get(name)
