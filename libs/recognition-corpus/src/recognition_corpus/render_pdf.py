@@ -184,6 +184,17 @@ def _plan(sheet: Sheet) -> _SheetPlan:
             longest = max(_width(line, 1.0) for line in text.split("\n"))
             word = max(_width(w, 1.0) for w in text.split())
             widths[c] = max(widths[c], min(longest, max(WRAP_AT, word)))
+    # A label beside its value above the table ("Входящий остаток: | | 1 234,56") may run
+    # over empty cells up to the value; the last of them widens until the label fits.
+    for r, row_texts in enumerate(texts):
+        if r in table:
+            continue
+        filled = [c for c, text in enumerate(row_texts) if text]
+        for c, following in zip(filled, filled[1:], strict=False):
+            need = max(_width(line, 1.0) for line in row_texts[c].split("\n"))
+            have = sum(widths[c:following]) + 2 * PADDING * (following - c - 1)
+            if need > have:
+                widths[following - 1] += need - have + 0.5
     return _SheetPlan(texts, numeric, table, widths)
 
 
@@ -298,7 +309,18 @@ def _cell_lines(
             while c + span < width and not row_texts[c + span] and (r, c + span) not in covered:
                 span += 1
         room = sum(columns[c : c + span]) - 2 * PADDING * size
-        if r in plan.table and "\n" not in text and _width(text, size) > room:
+        blocked = c + span < width  # overflow stopped by a filled cell: wrap, do not overlap
+        if blocked and r not in plan.table and plan.numeric[r][c + span]:
+            # A right-aligned number leaves the left of its cell free.
+            free = columns[c + span] - _width(row_texts[c + span], size) - 2 * PADDING * size
+            room += max(0.0, free - size)
+        fits = _width(text, size) <= room + 0.01 * size
+        if (
+            (r in plan.table or blocked)
+            and "\n" not in text
+            and not fits
+            and not plan.numeric[r][c]
+        ):
             lines = _wrap(text, room, size)
         else:
             lines = text.split("\n")

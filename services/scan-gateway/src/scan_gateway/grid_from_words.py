@@ -26,10 +26,12 @@ from scan_gateway.words import PageWords, Rule, Word
 PHRASE_GAP = 0.5
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
-# A line this close (centre to centre, in text heights) below a table row may continue it.
-CONTINUATION_PITCH = 1.5
-# Rules shorter than this (in text heights) are glyph strokes or underscores, not borders.
-MIN_RULE = 2.0
+# A line this close (centre to centre, in line heights) below a table row may continue it:
+# lines wrapped inside a cell are set closer than the rows of a table.
+CONTINUATION_PITCH = 1.4
+# Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
+# the border of a one-line table row is about twice the text height.
+MIN_RULE = 1.2
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
@@ -62,8 +64,8 @@ class Line:
         return statistics.fmean(w.cy for w in self.words)
 
     @property
-    def y0(self) -> float:
-        return min(w.y0 for w in self.words)
+    def extent(self) -> float:
+        return max(w.y1 for w in self.words) - min(w.y0 for w in self.words)
 
 
 @dataclass
@@ -75,6 +77,8 @@ class PageGrid:
     confidence: list[list[float | None]]
     boxes: list[list[BBox | None]]
     ocr: bool
+    gaps: list[tuple[float, float]] = field(default_factory=list)
+    """Column gaps of an unruled table (page units), for a page that continues it."""
 
     @property
     def empty(self) -> bool:
@@ -114,10 +118,13 @@ def _is_numeric(text: str) -> bool:
     return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
 
 
-def column_gaps(lines: Sequence[Line], *, tolerance: float = 0.0) -> list[tuple[float, float]]:
+def column_gaps(
+    lines: Sequence[Line], *, tolerance: float = 0.0, slack: float = 1.0
+) -> list[tuple[float, float]]:
     """X ranges between table columns: covered by no phrase of a table line (three or more
     phrases, one of them a number), or by at most ``tolerance`` of them (a share, for OCR,
-    where a missed gap joins two cells of one line)."""
+    where a missed gap joins two cells of one line). ``slack``: how far apart two edges may
+    be and still be one (page units)."""
     body = [
         line
         for line in lines
@@ -146,7 +153,39 @@ def column_gaps(lines: Sequence[Line], *, tolerance: float = 0.0) -> list[tuple[
             if x > opened:
                 gaps.append((opened, x))
             opened = None
-    return gaps
+    # A column empty in every table line (no credit in any line, no closing credit balance)
+    # still has its caption in the header: phrases of header lines that fit inside a gap,
+    # or start right of everything, open columns of their own there.
+    captions = sorted(
+        (p.x0, p.x1) for line in lines if len(line.phrases) >= 3 for p in line.phrases[1:]
+    )
+    for x0, x1 in captions:
+        if x0 > right:
+            gaps.append((right, x0))
+            right = x1
+    split: list[tuple[float, float]] = []
+    for a, b in gaps:
+        inside = _union([(x0, x1) for x0, x1 in captions if a < x0 and x1 < b])
+        if inside and not any(abs(x0 - b) <= slack for x0, _ in captions):
+            # The column right of the gap has no caption at its left edge: its values are
+            # right-aligned, and the last caption in the gap is its own.
+            inside.pop()
+        edge = a
+        for x0, x1 in inside:
+            split.append((edge, x0))
+            edge = x1
+        split.append((edge, b))
+    return split
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for x0, x1 in sorted(spans):
+        if out and x0 <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], x1))
+        else:
+            out.append((x0, x1))
+    return out
 
 
 def _column_of(x: float, bounds: Sequence[float]) -> int:
@@ -193,7 +232,14 @@ def _positions(rules: Sequence[Rule], height: float) -> list[float]:
     return positions
 
 
-def build_page_grid(page: PageWords, *, gap_tolerance: float = 0.0) -> PageGrid:
+def build_page_grid(
+    page: PageWords,
+    *,
+    gap_tolerance: float = 0.0,
+    gaps: Sequence[tuple[float, float]] | None = None,
+) -> PageGrid:
+    """``gaps``: column gaps to use instead of the page's own (a page that continues a table
+    has too few rows of its own to show every column)."""
     ocr = page.source == "ocr"
     words = [w for w in page.words if w.text.strip()]
     if not words:
@@ -215,10 +261,16 @@ def build_page_grid(page: PageWords, *, gap_tolerance: float = 0.0) -> PageGrid:
         rows += _line_rows(lines_of(below, height), xs, height, fold=False)
     else:
         lines = lines_of(words, height)
-        gaps = column_gaps(lines, tolerance=gap_tolerance)
-        bounds = [(a + b) / 2 for a, b in gaps]
-        rows += _line_rows(lines, bounds, height, fold=True, gaps=gaps)
-    return _assemble(page, rows, height, ocr)
+        found = (
+            list(gaps)
+            if gaps is not None
+            else column_gaps(lines, tolerance=gap_tolerance, slack=PHRASE_GAP * height)
+        )
+        bounds = [(a + b) / 2 for a, b in found]
+        unit = statistics.median(line.extent for line in lines)
+        rows += _line_rows(lines, bounds, unit, fold=True, gaps=found)
+        return _assemble(page, rows, height, ocr, found)
+    return _assemble(page, rows, height, ocr, [])
 
 
 def _line_rows(
@@ -231,7 +283,7 @@ def _line_rows(
 ) -> list[dict[int, list[Word]]]:
     """A row per line; phrases go to the column their left edge is in (a phrase starting in
     a gap belongs to the column right of it). With ``fold``, a line that only continues
-    cells of the table row above is added to that row."""
+    cells of the table row above is added to that row (``height``: of a line of text)."""
     rows: list[dict[int, list[Word]]] = []
     previous: Line | None = None
     for line in lines:
@@ -242,7 +294,12 @@ def _line_rows(
                 if a <= phrase.x0 <= b:
                     column = k + 1
             row.setdefault(column, []).extend(phrase.words)
-        if fold and previous is not None and rows and _continues(line, row, previous, rows[-1]):
+        if (
+            fold
+            and previous is not None
+            and rows
+            and _continues(line, row, previous, rows[-1], height)
+        ):
             for column, words in row.items():
                 rows[-1][column].extend(words)
             previous = Line(previous.words + line.words, previous.phrases)
@@ -253,17 +310,22 @@ def _line_rows(
 
 
 def _continues(
-    line: Line, row: dict[int, list[Word]], previous: Line, above: dict[int, list[Word]]
+    line: Line,
+    row: dict[int, list[Word]],
+    previous: Line,
+    above: dict[int, list[Word]],
+    unit: float,
 ) -> bool:
-    if len(above) < 2 or len(row) >= len(above):
+    if len(above) < 2 or len(row) >= len(above) or not set(row) <= set(above):
         return False
-    if not set(row) <= set(above):
+    if len(above) == 2 and min(above) in row:
+        # "Банк: | Беларусбанк" over "Выписка по счету": a label and its value, then the
+        # next title line, not a wrapped cell.
         return False
-    if any(_is_numeric(p.text) for p in line.phrases):
-        return False
+    if any(_is_numeric(p.text) and sum(ch.isdigit() for ch in p.text) > 1 for p in line.phrases):
+        return False  # an amount starts a row; "(1)" closing a wrapped name does not
     last_line_of_above = max(w.cy for w in previous.words)
-    height = text_height(previous.words)
-    return line.cy - last_line_of_above <= CONTINUATION_PITCH * height
+    return line.cy - last_line_of_above <= CONTINUATION_PITCH * unit
 
 
 def _ruled_rows(
@@ -299,7 +361,11 @@ def _ruled_rows(
 
 
 def _assemble(
-    page: PageWords, rows: list[dict[int, list[Word]]], height: float, ocr: bool
+    page: PageWords,
+    rows: list[dict[int, list[Word]]],
+    height: float,
+    ocr: bool,
+    gaps: list[tuple[float, float]],
 ) -> PageGrid:
     width = max((max(row) + 1 for row in rows if row), default=0)
     texts: list[list[str | None]] = []
@@ -319,7 +385,7 @@ def _assemble(
             ]
         )
         boxes.append([_box(row[c], page) if c in row else None for c in range(width)])
-    return PageGrid(page.page, texts, confidence, boxes, ocr)
+    return PageGrid(page.page, texts, confidence, boxes, ocr, gaps)
 
 
 def _box(words: Sequence[Word], page: PageWords) -> BBox:

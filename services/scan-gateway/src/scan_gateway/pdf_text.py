@@ -50,5 +50,7 @@ def page_words(page: Any, number: int) -> PageWords:
 def has_text(page: Any) -> bool:
     """Whether the page carries a usable text layer (scanned pages have none, or a few
     stray characters)."""
-    text = "".join(ch["text"] for ch in page.chars[: MIN_TEXT_CHARS * 4] if not ch["text"].isspace())
+    text = "".join(
+        ch["text"] for ch in page.chars[: MIN_TEXT_CHARS * 4] if not ch["text"].isspace()
+    )
     return len(text) >= MIN_TEXT_CHARS

@@ -1,0 +1,157 @@
+"""Page grids into extraction grids, and locators back onto pages.
+
+A table that runs over several pages is one document: a page without a table header of its
+own continues the document of the page before (a header repeated at the top of the next
+page, as 1C prints it, is dropped). ``document_extraction`` knows one page per grid, so a
+joined grid numbers its rows through all its pages and ``relocate`` turns each locator back
+into the page and line the row really is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from document_extraction import BBox, Grid
+from document_extraction.headers import find_osv_header, find_statement_header
+from document_extraction.text import is_empty, norm
+from scan_gateway.grid_from_words import PageGrid
+
+
+@dataclass
+class _Group:
+    pages: list[PageGrid]
+    rows: list[list[str | None]] = field(default_factory=list)
+    confidence: list[list[float | None]] = field(default_factory=list)
+    boxes: list[list[BBox | None]] = field(default_factory=list)
+    origin: list[tuple[int, int]] = field(default_factory=list)
+    """Per row of the joined grid: (page, line on that page)."""
+    header: tuple[str, ...] = ()
+    has_document: bool = False
+
+    def add(self, page: PageGrid, start: int = 0) -> None:
+        for index in range(start, len(page.rows)):
+            self.rows.append(list(page.rows[index]))
+            self.confidence.append(list(page.confidence[index]))
+            self.boxes.append(list(page.boxes[index]))
+            self.origin.append((page.page, index + 1))
+
+
+@dataclass(frozen=True)
+class Assembled:
+    grids: list[Grid]
+    origins: list[list[tuple[int, int]]]
+    documents: list[int]
+    """Indices of the grids a document is recognised in, in order (extraction makes one
+    document of each grid with a header, in grid order)."""
+    pages: list[tuple[int, int]]
+    """First and last page of each grid."""
+
+
+def has_header(grid: PageGrid) -> bool:
+    return bool(grid.rows) and _header(grid.rows) is not None
+
+
+def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
+    osv = find_osv_header(rows)
+    if osv is not None:
+        return osv.first_row, osv.last_row
+    statement = find_statement_header(rows)
+    if statement is not None:
+        return statement.first_row, statement.row
+    return None
+
+
+def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple[str, ...]:
+    return tuple(
+        " | ".join(norm(c) for c in rows[i] if not is_empty(c)) for i in range(first, last + 1)
+    )
+
+
+def assemble(pages: Sequence[PageGrid]) -> Assembled:
+    groups: list[_Group] = []
+    current: _Group | None = None
+    for page in pages:
+        found = _header(page.rows) if page.rows else None
+        if found is not None:
+            first, last = found
+            texts = _texts(page.rows, first, last)
+            repeated = (
+                current is not None
+                and current.has_document
+                and texts == current.header
+                and all(all(is_empty(c) for c in row) for row in page.rows[:first])
+            )
+            if repeated and current is not None:
+                current.pages.append(page)
+                current.add(page, last + 1)
+                continue
+            current = _Group([page], header=texts, has_document=True)
+            current.add(page)
+            groups.append(current)
+        elif current is not None and current.has_document and page.rows:
+            current.pages.append(page)
+            current.add(page)
+        else:
+            # Nothing to continue: the page stands alone (extraction reports it as skipped).
+            alone = _Group([page])
+            alone.add(page)
+            groups.append(alone)
+            current = None
+    grids: list[Grid] = []
+    for group in groups:
+        first_page = group.pages[0].page
+        ocr = any(p.ocr for p in group.pages)
+        grids.append(
+            Grid(
+                name=f"страница {first_page}",
+                rows=group.rows,
+                kind="page",
+                page=first_page,
+                row_numbers=list(range(1, len(group.rows) + 1)),
+                cell_confidence=group.confidence if ocr else None,
+                cell_boxes=group.boxes,
+            )
+        )
+    return Assembled(
+        grids=grids,
+        origins=[g.origin for g in groups],
+        documents=[i for i, g in enumerate(groups) if g.has_document],
+        pages=[(g.pages[0].page, g.pages[-1].page) for g in groups],
+    )
+
+
+def relocate(
+    document: dict[str, Any], origin: Sequence[tuple[int, int]], pages: tuple[int, int]
+) -> None:
+    """Row numbers of a joined grid back to (page, line); the document's own locator spans
+    its pages."""
+
+    def fix(locator: dict[str, Any] | None) -> None:
+        if not locator or "row" not in locator:
+            return
+        number = locator["row"]
+        if 1 <= number <= len(origin):
+            page, line = origin[number - 1]
+            locator["page"] = page
+            locator["row"] = line
+        end = locator.get("row_end")
+        if end is not None and 1 <= end <= len(origin):
+            end_page, end_line = origin[end - 1]
+            if end_page == locator["page"]:
+                locator["row_end"] = end_line
+            else:
+                del locator["row_end"]
+                locator["page_end"] = end_page
+
+    first, last = pages
+    document["locator"] = {"page": first, **({"page_end": last} if last > first else {})}
+    for key in ("rows", "transactions"):
+        for row in document.get(key) or []:
+            fix(row.get("locator"))
+    totals = document.get("totals")
+    if totals:
+        fix(totals.get("locator"))
+    for warning in document.get("warnings") or []:
+        fix(warning.get("locator"))

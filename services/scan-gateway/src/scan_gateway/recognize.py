@@ -1,0 +1,232 @@
+"""The recognizer of scan-gateway: PDF, PNG or JPG bytes -> documents. Runs in the worker's
+sandboxed child process, so it is a pure module-level function of picklable arguments."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from document_extraction import NoDocumentFound, extract
+from recognition_contract import ErrorCode, FileType
+from recognition_worker import Recognition, RecognitionError
+from scan_gateway.grid_from_words import PageGrid, build_page_grid
+from scan_gateway.images import ocr_page, open_image
+from scan_gateway.limits import ScanLimits
+from scan_gateway.ocr import (
+    EngineConfig,
+    OcrEngine,
+    OcrError,
+    OcrTimeout,
+    OcrUnavailable,
+    make_engine,
+)
+from scan_gateway.pages import assemble, has_header, relocate
+from scan_gateway.raw import RAW_NAME, raw_words
+from scan_gateway.sniff import Kind, sniff
+from scan_gateway.words import PageWords
+
+# A missed column gap on one OCR line (two cells read as one phrase) must not erase a
+# column: a gap may be bridged by this share of the table's lines.
+OCR_GAP_TOLERANCE = 0.06
+
+
+def recognize(
+    limits: ScanLimits,
+    engine: EngineConfig,
+    file_type: FileType,
+    source: bytes,
+    original_name: str,
+) -> Recognition:
+    """``RecognitionError`` codes: INVALID_FORMAT (empty, or not a PDF or image), UNREADABLE
+    (damaged, encrypted, over the limits), INVALID_DOCUMENT (no text on any page), TIMEOUT
+    (the OCR engine took too long), RECOGNITION_FAILED (the engine is unreachable or failed,
+    or the text holds neither a trial balance nor a statement)."""
+    if not source:
+        raise RecognitionError(ErrorCode.INVALID_FORMAT, "the file is empty (0 bytes)")
+    kind = sniff(source)
+    if kind is None:
+        raise RecognitionError(
+            ErrorCode.INVALID_FORMAT, f"«{original_name}» is neither a PDF nor a PNG or JPG image"
+        )
+    warnings: list[dict[str, Any]] = []
+    if kind.value != file_type.value:
+        warnings.append(
+            {
+                "code": "FILE_TYPE_MISMATCH",
+                "severity": "info",
+                "message": f"Файл «{original_name}» объявлен как {file_type.value}, "
+                f"а по содержимому это {kind.value}",
+                "locator": None,
+            }
+        )
+    with _ocr_errors():
+        lazy = _LazyEngine(engine)
+        if kind is Kind.PDF:
+            pages = read_pdf(source, limits, lazy)
+        else:
+            pages = [ocr_page(open_image(source, limits.max_image_pixels), 1, lazy)]
+    return recognize_pages(pages, limits, warnings)
+
+
+def recognize_pages(
+    pages: list[PageWords], limits: ScanLimits, warnings: list[dict[str, Any]] | None = None
+) -> Recognition:
+    """Words of every page into documents, with their locators on the pages."""
+    warnings = list(warnings or [])
+    if not any(page.words for page in pages):
+        raise RecognitionError(ErrorCode.INVALID_DOCUMENT, "no text was found on any page")
+    grids: list[PageGrid] = []
+    for page in pages:
+        tolerance = OCR_GAP_TOLERANCE if page.source == "ocr" else 0.0
+        grid = build_page_grid(page, gap_tolerance=tolerance)
+        previous = grids[-1] if grids else None
+        if previous is not None and previous.gaps and grid.gaps and not has_header(grid):
+            # The table goes on from the page before: its columns are the same.
+            grid = build_page_grid(page, gap_tolerance=tolerance, gaps=previous.gaps)
+        grids.append(grid)
+    assembled = assemble(grids)
+    try:
+        extraction = extract(assembled.grids)
+    except NoDocumentFound as exc:
+        raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
+    status = extraction.status
+    if len(extraction.documents) == len(assembled.documents):
+        for document, index in zip(extraction.documents, assembled.documents, strict=True):
+            relocate(document, assembled.origins[index], assembled.pages[index])
+    ocr_pages = sum(page.source == "ocr" for page in pages)
+    if ocr_pages:
+        for document in extraction.documents:
+            flagged = _low_confidence_rows(document, limits.min_row_confidence)
+            document["warnings"].extend(flagged)
+            if flagged:
+                status = "needs_check"
+    return Recognition(
+        documents=extraction.documents,
+        group_schema=extraction.group_schema,
+        status=status,
+        warnings=warnings + extraction.warnings,
+        metrics={"pages": len(pages), "ocr_pages": ocr_pages},
+        raw={RAW_NAME: raw_words(pages)},
+    )
+
+
+def _low_confidence_rows(document: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+    """One warning per OCR row read with low confidence, pointing at its box on the page."""
+    out: list[dict[str, Any]] = []
+    for key in ("rows", "transactions"):
+        for row in document.get(key) or []:
+            if row["confidence"] < threshold:
+                out.append(
+                    {
+                        "code": "LOW_CONFIDENCE_ROW",
+                        "severity": "warning",
+                        "message": f"Строка распознана неуверенно ({row['confidence']}): "
+                        "сверьте суммы с изображением",
+                        "locator": dict(row["locator"]),
+                    }
+                )
+    return out
+
+
+class _LazyEngine:
+    """Builds the engine on the first page that needs OCR: a text PDF needs none, and a
+    missing tesseract must not fail it."""
+
+    def __init__(self, config: EngineConfig) -> None:
+        self.config = config
+        self._engine: OcrEngine | None = None
+
+    def recognize(self, image: Any) -> Any:
+        if self._engine is None:
+            self._engine = make_engine(self.config)
+        return self._engine.recognize(image)
+
+
+@contextmanager
+def _ocr_errors() -> Iterator[None]:
+    try:
+        yield
+    except OcrTimeout as exc:
+        raise RecognitionError(ErrorCode.TIMEOUT, str(exc)) from None
+    except OcrUnavailable as exc:
+        raise RecognitionError(ErrorCode.RECOGNITION_FAILED, str(exc)) from None
+    except OcrError as exc:
+        raise RecognitionError(ErrorCode.RECOGNITION_FAILED, f"OCR failed: {exc}") from None
+
+
+def read_pdf(source: bytes, limits: ScanLimits, engine: OcrEngine) -> list[PageWords]:
+    """Every page's words: from the text layer where there is one, by OCR of the rendered
+    page where there is not."""
+    import pdfplumber
+    import pypdfium2 as pdfium
+
+    from scan_gateway.pdf_text import has_text, page_words
+
+    document = _open_pdf(source, limits)
+    pages: list[PageWords] = []
+    try:
+        with pdfplumber.open(io.BytesIO(source)) as plumber:
+            for index, page in enumerate(plumber.pages):
+                number = index + 1
+                if has_text(page):
+                    pages.append(page_words(page, number))
+                else:
+                    image = _render(document[index], number, limits)
+                    pages.append(ocr_page(image, number, engine))
+                page.close()
+    except RecognitionError:
+        raise
+    except (OcrError, MemoryError):
+        raise
+    except pdfium.PdfiumError as exc:
+        raise RecognitionError(
+            ErrorCode.UNREADABLE, f"a PDF page cannot be rendered: {exc}"
+        ) from None
+    except Exception as exc:
+        # pdfminer raises its own zoo of errors on damaged content streams.
+        raise RecognitionError(
+            ErrorCode.UNREADABLE, f"the PDF is damaged: {type(exc).__name__}: {exc}"[:300]
+        ) from None
+    finally:
+        document.close()
+    return pages
+
+
+def _open_pdf(source: bytes, limits: ScanLimits) -> Any:
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(source)
+    except pdfium.PdfiumError as exc:
+        text = str(exc).lower()
+        if "password" in text:
+            raise RecognitionError(ErrorCode.UNREADABLE, "the PDF is password-protected") from None
+        raise RecognitionError(ErrorCode.UNREADABLE, f"the PDF is damaged: {exc}") from None
+    count = len(document)
+    if count == 0:
+        document.close()
+        raise RecognitionError(ErrorCode.INVALID_DOCUMENT, "the PDF has no pages")
+    if count > limits.max_pages:
+        document.close()
+        raise RecognitionError(
+            ErrorCode.UNREADABLE,
+            f"the PDF has {count} pages, more than the {limits.max_pages} this service reads",
+        )
+    return document
+
+
+def _render(page: Any, number: int, limits: ScanLimits) -> Any:
+    width, height = page.get_size()
+    scale = limits.render_dpi / 72
+    pixels = int(width * scale) * int(height * scale)
+    if pixels > limits.max_image_pixels:
+        raise RecognitionError(
+            ErrorCode.UNREADABLE,
+            f"page {number} is {width:.0f}x{height:.0f} pt: at {limits.render_dpi} dpi that is "
+            f"more than the {limits.max_image_pixels} pixels allowed",
+        )
+    image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
+    image.info["dpi"] = (limits.render_dpi, limits.render_dpi)
+    return image
