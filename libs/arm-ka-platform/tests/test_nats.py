@@ -66,3 +66,30 @@ async def test_first_connection_is_retried_until_the_server_appears(nats_server_
     assert await link.wait_connected(10)
     assert link.status == "ok"
     await link.close()
+
+
+async def test_drained_link_hands_new_messages_to_other_queue_members(nats_server) -> None:
+    first: asyncio.Queue[bytes] = asyncio.Queue()
+    second: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def to_first(msg) -> None:
+        await first.put(msg.data)
+
+    async def to_second(msg) -> None:
+        await second.put(msg.data)
+
+    a = NatsLink(_config(nats_server.url), name="a")
+    b = NatsLink(_config(nats_server.url), name="b")
+    a.subscribe("work", "workers", to_first)
+    b.subscribe("work", "workers", to_second)
+    for link in (a, b):
+        await link.start()
+        assert await link.wait_connected(5)
+    await a.drain_subscriptions()
+    for index in range(20):
+        await a.publish("work", str(index).encode())
+    received = [await asyncio.wait_for(second.get(), 5) for _ in range(20)]
+    assert sorted(received, key=int) == [str(i).encode() for i in range(20)]
+    assert first.empty()
+    await a.close()
+    await b.close()

@@ -153,6 +153,17 @@ class NatsLink:
         if not nc.is_connected:
             raise NatsUnavailable("connection lost during flush")
 
+    async def drain_subscriptions(self, timeout: float = 5.0) -> None:
+        """Stop receiving: the server routes new messages to other queue members at once, and
+        what this client already received is still handed to the callbacks."""
+        active, self._active = self._active, []
+        self._subscriptions.clear()
+        for subscription in active:
+            try:
+                await asyncio.wait_for(subscription.drain(), timeout)
+            except Exception as exc:
+                log.warning("nats_drain_failed", error=_describe(exc))
+
     async def close(self) -> None:
         self._closing = True
         if self._connector is not None:

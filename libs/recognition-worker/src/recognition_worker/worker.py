@@ -137,6 +137,8 @@ class Worker:
     async def stop(self, grace: float | None = None) -> None:
         """Take no more requests, let running jobs finish for ``grace`` seconds, then cancel
         the rest (each answers ``UNKNOWN_ERROR`` once, so the file can be retried)."""
+        # New requests go to the other instances of the queue group from here on.
+        await self.nats.drain_subscriptions()
         self._stopping = True
         grace = self.settings.shutdown_grace_seconds if grace is None else grace
         running = set(self._tasks)
