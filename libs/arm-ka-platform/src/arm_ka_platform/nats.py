@@ -160,7 +160,8 @@ class NatsLink:
         self._subscriptions.clear()
         for subscription in active:
             try:
-                await asyncio.wait_for(subscription.drain(), timeout)
+                # nats-py leaves Subscription.drain unannotated.
+                await asyncio.wait_for(subscription.drain(), timeout)  # type: ignore[no-untyped-call]
             except Exception as exc:
                 log.warning("nats_drain_failed", error=_describe(exc))
 
