@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import datetime
 import io
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,7 +191,7 @@ def _plan(sheet: Sheet) -> _SheetPlan:
         if r in table:
             continue
         filled = [c for c, text in enumerate(row_texts) if text]
-        for c, following in zip(filled, filled[1:], strict=False):
+        for c, following in itertools.pairwise(filled):
             need = max(_width(line, 1.0) for line in row_texts[c].split("\n"))
             have = sum(widths[c:following]) + 2 * PADDING * (following - c - 1)
             if need > have:
@@ -385,7 +386,7 @@ def page_expected(layout: Layout, rendering: PdfRendering) -> Expected | None:
         if not locator or "sheet" not in locator:
             return locator
         sheet = names[locator["sheet"]]
-        first, last = rendering.sheet_pages[sheet]
+        first, _ = rendering.sheet_pages[sheet]
         if document:
             rows = [p.page for (s, _), p in rendering.rows.items() if s == sheet]
             start, end = min(rows, default=first), max(rows, default=first)

@@ -7,13 +7,14 @@ angle with the sharpest profile is searched coarsely, then finely around the bes
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 Gray = npt.NDArray[np.uint8]
+Image = npt.NDArray[np.integer[Any] | np.floating[Any]]
 
 MAX_ANGLE: Final = 5.0
 COARSE_STEP: Final = 0.25
@@ -22,10 +23,10 @@ FINE_STEP: Final = 0.05
 SEARCH_WIDTH: Final = 1200
 
 
-def _rotate(image: Gray, angle: float, fill: int) -> Gray:
+def _rotate(image: Image, angle: float, fill: int) -> Image:
     height, width = image.shape[:2]
     matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
-    rotated: Gray = cv2.warpAffine(
+    rotated: Image = cv2.warpAffine(
         image,
         matrix,
         (width, height),
@@ -36,7 +37,7 @@ def _rotate(image: Gray, angle: float, fill: int) -> Gray:
     return rotated
 
 
-def _sharpness(binary: Gray, angle: float) -> float:
+def _sharpness(binary: Image, angle: float) -> float:
     profile = _rotate(binary, angle, 0).sum(axis=1, dtype=np.float64)
     return float(np.square(np.diff(profile)).sum())
 
@@ -61,4 +62,4 @@ def straighten(gray: Gray) -> tuple[Gray, float]:
     angle = estimate_angle(gray)
     if abs(angle) < FINE_STEP / 2:
         return gray, 0.0
-    return _rotate(gray, angle, 255), angle
+    return np.asarray(_rotate(gray, angle, 255), dtype=np.uint8), angle

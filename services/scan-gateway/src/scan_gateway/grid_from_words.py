@@ -18,12 +18,16 @@ import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from document_extraction import BBox
 from scan_gateway.words import PageWords, Rule, Word
 
 # Words closer than this (in text heights) belong to one phrase; a column gap is wider.
+# OCR boxes are tight around the ink, so the same space looks wider next to them.
 PHRASE_GAP = 0.5
+OCR_PHRASE_GAP = 0.8
+_SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
 # A line this close (centre to centre, in line heights) below a table row may continue it:
@@ -90,7 +94,7 @@ def text_height(words: Sequence[Word]) -> float:
     return statistics.median(heights) if heights else 1.0
 
 
-def lines_of(words: Sequence[Word], height: float) -> list[Line]:
+def lines_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) -> list[Line]:
     """Words grouped into lines, top to bottom, each sorted left to right."""
     lines: list[Line] = []
     for word in sorted(words, key=lambda w: (w.cy, w.x0)):
@@ -100,14 +104,14 @@ def lines_of(words: Sequence[Word], height: float) -> list[Line]:
             lines.append(Line([word]))
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
-        line.phrases = phrases_of(line.words, height)
+        line.phrases = phrases_of(line.words, height, gap)
     return lines
 
 
-def phrases_of(words: Sequence[Word], height: float) -> list[Phrase]:
+def phrases_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) -> list[Phrase]:
     phrases: list[Phrase] = []
     for word in words:
-        if phrases and word.x0 - phrases[-1].x1 <= PHRASE_GAP * height:
+        if phrases and word.x0 - phrases[-1].x1 <= gap * height:
             phrases[-1].words.append(word)
         else:
             phrases.append(Phrase([word]))
@@ -203,7 +207,9 @@ def _cells_text(cells: dict[int, list[Word]], height: float) -> dict[int, str]:
     return out
 
 
-def _joined_rules(rules: Sequence[Rule], orientation: str, height: float) -> list[Rule]:
+def _joined_rules(
+    rules: Sequence[Rule], orientation: Literal["h", "v"], height: float
+) -> list[Rule]:
     """Collinear pieces of one border joined (a PDF draws a table border cell by cell),
     then everything too short to be a border dropped."""
     pieces = sorted(
@@ -241,6 +247,7 @@ def build_page_grid(
     """``gaps``: column gaps to use instead of the page's own (a page that continues a table
     has too few rows of its own to show every column)."""
     ocr = page.source == "ocr"
+    gap = OCR_PHRASE_GAP if ocr else PHRASE_GAP
     words = [w for w in page.words if w.text.strip()]
     if not words:
         return PageGrid(page.page, [], [], [], ocr)
@@ -256,15 +263,15 @@ def build_page_grid(
         above = [w for w in words if w.cy < top]
         inside = [w for w in words if top <= w.cy <= bottom]
         below = [w for w in words if w.cy > bottom]
-        rows += _line_rows(lines_of(above, height), xs, height, fold=False)
+        rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False)
         rows += _ruled_rows(inside, ys, xs, vertical, height)
-        rows += _line_rows(lines_of(below, height), xs, height, fold=False)
+        rows += _line_rows(lines_of(below, height, gap), xs, height, fold=False)
     else:
-        lines = lines_of(words, height)
+        lines = lines_of(words, height, gap)
         found = (
             list(gaps)
             if gaps is not None
-            else column_gaps(lines, tolerance=gap_tolerance, slack=PHRASE_GAP * height)
+            else column_gaps(lines, tolerance=gap_tolerance, slack=gap * height)
         )
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
@@ -375,6 +382,8 @@ def _assemble(
         if not row:
             continue
         cell_text = _cells_text(row, height)
+        if ocr:
+            cell_text = {c: _amount_spacing(t) for c, t in cell_text.items()}
         texts.append([cell_text.get(c) for c in range(width)])
         confidence.append(
             [
@@ -386,6 +395,14 @@ def _assemble(
         )
         boxes.append([_box(row[c], page) if c in row else None for c in range(width)])
     return PageGrid(page.page, texts, confidence, boxes, ocr, gaps)
+
+
+def _amount_spacing(text: str) -> str:
+    """OCR keeps or drops the thin spaces between digit groups at random ("2160 681,17"):
+    inside a cell that is one amount, spaces carry no digits and are dropped."""
+    if " " in text and _SPACED_AMOUNT.match(text):
+        return text.replace(" ", "")
+    return text
 
 
 def _box(words: Sequence[Word], page: PageWords) -> BBox:

@@ -8,7 +8,7 @@ columns of the grid, and the image goes to OCR without them.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -17,6 +17,7 @@ import numpy.typing as npt
 from scan_gateway.words import Rule
 
 Gray = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.integer[Any] | np.floating[Any]]
 
 # Kernel lengths as a share of the page: longer than any glyph stroke, shorter than a border
 # of the narrowest cell.
@@ -56,7 +57,7 @@ def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
     return rules, cleaned
 
 
-def _components(mask: Gray, orientation: str, minimum: int) -> list[Rule]:
+def _components(mask: Mask, orientation: str, minimum: int) -> list[Rule]:
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rules: list[Rule] = []
     for index in range(1, count):

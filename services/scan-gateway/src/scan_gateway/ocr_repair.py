@@ -10,6 +10,7 @@ word's confidence, so that the row reports it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Final
 
@@ -31,7 +32,33 @@ REPAIRED_CEILING: Final = 75.0
 REPAIR_COST: Final = 10.0
 
 
+# A Belarusian IBAN: BY, two check digits, a four-letter bank code, four digits of the
+# balance account, sixteen letters or digits. Where the format says digit, a look-alike is one.
+_BY_IBAN = re.compile(r"^BY(..)([A-Z]{4})(....)([A-Z0-9]{16})$")
+
+
+def _repair_iban(word: Word) -> Word | None:
+    match = _BY_IBAN.match(word.text)
+    if match is None:
+        return None
+    check, bank, balance, rest = match.groups()
+    fixed_check = "".join(LOOKALIKES.get(ch, ch) for ch in check)
+    fixed_balance = "".join(LOOKALIKES.get(ch, ch) for ch in balance)
+    if not (fixed_check + fixed_balance).isdigit():
+        return None
+    repairs = sum(a != b for a, b in zip(check + balance, fixed_check + fixed_balance, strict=True))
+    if repairs == 0:
+        return word
+    confidence = word.confidence if word.confidence is not None else 100.0
+    confidence = min(REPAIRED_CEILING, confidence - REPAIR_COST * repairs)
+    text = f"BY{fixed_check}{bank}{fixed_balance}{rest}"
+    return replace(word, text=text, confidence=max(0.0, confidence))
+
+
 def repair_word(word: Word) -> Word:
+    iban = _repair_iban(word)
+    if iban is not None:
+        return iban
     text = word.text
     digits = sum(ch.isdigit() for ch in text)
     suspects = [i for i, ch in enumerate(text) if ch in LOOKALIKES]
