@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from arm_core.db.pool import Pool
-from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest
+from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest, publish_requests
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
-from arm_ka_platform.nats import NatsLink, NatsUnavailable
+from arm_ka_platform.nats import NatsLink
 from arm_ka_platform.settings import Subjects
 
 log = get_logger(__name__)
@@ -82,15 +82,10 @@ class Outbox:
                 return 0, False
             deadline = datetime.now(UTC) + self._reply_timeout
             jobs = [JobRequest.from_row(row, reply_deadline=deadline) for row in rows]
-            messages = [
-                (self._subjects.request_for(job.pipeline), job.body(), job.headers())
-                for job in jobs
-            ]
-            try:
-                await self._nats.publish_many(messages)
-            except NatsUnavailable as exc:
-                self._metrics.publish_failures.inc(len(jobs))
-                log.error("publish_failed", jobs=len(jobs), error=str(exc))
+            subjects = [self._subjects.request_for(job.pipeline) for job in jobs]
+            if not await publish_requests(
+                self._nats, jobs, subjects, self._metrics, "publish_failed"
+            ):
                 return 0, False
             await conn.execute(
                 MARK_PUBLISHED,
@@ -98,11 +93,11 @@ class Outbox:
                     "ids": [job.job_id for job in jobs],
                     "deadlines": [deadline] * len(jobs),
                     "msg_ids": [job.msg_id for job in jobs],
-                    "subjects": [subject for subject, _, _ in messages],
+                    "subjects": subjects,
                 },
             )
         self._metrics.publishes.inc(len(jobs))
-        for job, (subject, _, _) in zip(jobs, messages, strict=True):
+        for job, subject in zip(jobs, subjects, strict=True):
             log.info(
                 "job_published",
                 job_id=str(job.job_id),

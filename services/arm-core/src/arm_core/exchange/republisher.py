@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from arm_core.db.pool import Connection, Pool
-from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest
+from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest, publish_requests
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
-from arm_ka_platform.nats import NatsLink, NatsUnavailable
+from arm_ka_platform.nats import NatsLink
 
 log = get_logger(__name__)
 
@@ -111,15 +111,10 @@ class Republisher:
 
     async def _republish(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         jobs = [JobRequest.from_row(row) for row in rows]
-        messages = [
-            (str(row["request_subject"]), job.body(), job.headers())
-            for row, job in zip(rows, jobs, strict=True)
-        ]
-        try:
-            await self._nats.publish_many(messages)
-        except NatsUnavailable as exc:
-            self._metrics.publish_failures.inc(len(jobs))
-            log.error("republish_failed", jobs=len(jobs), error=str(exc))
+        subjects = [str(row["request_subject"]) for row in rows]
+        if not await publish_requests(
+            self._nats, jobs, subjects, self._metrics, "republish_failed"
+        ):
             return
         await conn.execute(MARK_REPUBLISHED, {"ids": [job.job_id for job in jobs]})
         self._metrics.republishes.inc(len(jobs))

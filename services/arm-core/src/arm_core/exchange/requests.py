@@ -7,6 +7,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from arm_core.metrics import Metrics
+from arm_ka_platform.logging import get_logger
+from arm_ka_platform.nats import NatsLink, NatsUnavailable
 from recognition_contract import (
     NATS_MSG_ID,
     FileType,
@@ -23,6 +26,8 @@ JOB_REQUEST_COLUMNS = """
        f.file_type, f.original_name, o.bucket, o.key"""
 
 REQUEST_VERSION = "1.0"
+
+log = get_logger(__name__)
 
 
 @dataclass(frozen=True)
@@ -77,3 +82,20 @@ class JobRequest:
             ),
             REQUEST_VERSION,
         )
+
+
+async def publish_requests(
+    nats: NatsLink, jobs: list[JobRequest], subjects: list[str], metrics: Metrics, event: str
+) -> bool:
+    """Publish the requests of ``jobs`` as one confirmed batch; on failure count and log it,
+    and tell the caller to leave the jobs as they are for the next pass."""
+    messages = [
+        (subject, job.body(), job.headers()) for subject, job in zip(subjects, jobs, strict=True)
+    ]
+    try:
+        await nats.publish_many(messages)
+    except NatsUnavailable as exc:
+        metrics.publish_failures.inc(len(jobs))
+        log.error(event, jobs=len(jobs), error=str(exc))
+        return False
+    return True
