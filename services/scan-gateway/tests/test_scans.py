@@ -1,0 +1,82 @@
+"""Scans of corpus layouts through Tesseract: measured, not exact. Field accuracy is the
+share of expected document fields (values, codes, names, hierarchy, page lines) read right;
+the thresholds sit below what these scans reach today (see bench/scan_accuracy.py), so a
+regression fails and noise does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from recognition_contract import FileType
+from recognition_corpus import Expected, generate
+from recognition_corpus.compare_pages import field_accuracy
+from scan_gateway import testing
+from scan_gateway.limits import ScanLimits
+from scan_gateway.ocr import EngineConfig
+from scan_gateway.recognize import recognize
+
+pytestmark = pytest.mark.timeout(120)
+
+# One-page layouts (a PNG or JPG is one page); the statement runs over two.
+OSV = generate(seed=4, per_family=1, families=["osv-by"])[0]
+ACCOUNT = generate(seed=5, per_family=1, families=["osv-account"])[0]
+STATEMENT = generate(seed=5, per_family=1, families=["statement-prior"])[0]
+
+
+def _accuracy(rendered: testing.Rendered) -> float:
+    recognition = recognize(
+        ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name
+    )
+    actual = Expected(
+        recognition.status,
+        recognition.group_schema,
+        list(recognition.documents),
+        list(recognition.warnings),
+    )
+    good, total = field_accuracy(rendered.expected, actual)
+    return good / total
+
+
+@pytest.mark.parametrize(
+    ("layout", "noisy", "file_type", "threshold"),
+    [
+        (OSV, False, "PNG", 0.97),
+        (ACCOUNT, False, "PNG", 0.97),
+        (OSV, True, "JPG", 0.92),
+    ],
+    ids=["osv-clean-png", "account-clean-png", "osv-noisy-jpg"],
+)
+def test_scan_field_accuracy(layout: object, noisy: bool, file_type: str, threshold: float) -> None:
+    rendered = testing.scan(layout, noisy=noisy, file_type=file_type)  # type: ignore[arg-type]
+    assert rendered is not None
+    assert _accuracy(rendered) >= threshold
+
+
+def test_image_only_pdf_pages_are_rendered_and_read() -> None:
+    rendered = testing.scan(STATEMENT, noisy=False, file_type="PDF")
+    assert rendered is not None
+    recognition = recognize(ScanLimits(), EngineConfig(), FileType.PDF, rendered.data, "s.pdf")
+    assert recognition.metrics["ocr_pages"] == recognition.metrics["pages"] == rendered.pages
+    (document,) = recognition.documents
+    assert document["type"] == "statement"
+    good, total = field_accuracy(
+        rendered.expected,
+        Expected(recognition.status, recognition.group_schema, list(recognition.documents), []),
+    )
+    assert good / total >= 0.9
+
+
+def test_low_confidence_ocr_rows_are_flagged_with_page_and_box() -> None:
+    rendered = testing.scan(OSV, noisy=True, file_type="JPG")
+    assert rendered is not None
+    # Every row is below a threshold of 100: each gets a warning that points at its box.
+    recognition = recognize(
+        ScanLimits(min_row_confidence=100.1), EngineConfig(), FileType.JPG, rendered.data, "s.jpg"
+    )
+    assert recognition.status == "needs_check"
+    (document,) = recognition.documents
+    flagged = [w for w in document["warnings"] if w["code"] == "LOW_CONFIDENCE_ROW"]
+    assert len(flagged) == len(document["rows"])
+    for warning in flagged:
+        locator = warning["locator"]
+        assert locator["page"] == 1 and {"x0", "y0", "x1", "y1"} <= set(locator["bbox"])
