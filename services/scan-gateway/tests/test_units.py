@@ -82,7 +82,7 @@ def test_ruling_lines_are_found_and_erased() -> None:
         draw.line((50, y, 1950, y), fill=0, width=2)
     for x in (50, 1000, 1950):
         draw.line((x, 100, x, 300), fill=0, width=2)
-    draw.text((70, 135), "Итого ТТТ 1 234 567,89 Расчеты", fill=0, font=font)
+    draw.text((70, 135), "Итого 1 234 567,89 Расчеты с поставщиками", fill=0, font=font)
     rules, cleaned = find_rules(np.asarray(image))
     horizontal = sorted(round(r.position) for r in rules if r.orientation == "h")
     vertical = sorted(round(r.position) for r in rules if r.orientation == "v")
