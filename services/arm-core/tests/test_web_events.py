@@ -136,7 +136,11 @@ async def test_stream_sends_an_event_when_a_file_status_changes(make_core_settin
 
     assert [e["event"] for e in received] == [f"file-{file_id}", "file"]
     assert received[0]["data"] == "ERROR"
-    assert json.loads(received[1]["data"]) == {"id": str(file_id), "status": "ERROR"}
+    assert json.loads(received[1]["data"]) == {
+        "id": str(file_id),
+        "status": "ERROR",
+        "consolidation_id": None,
+    }
     assert received[0]["id"].startswith(core.runtime.file_events.epoch + "-")
 
 

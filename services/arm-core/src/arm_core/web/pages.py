@@ -156,13 +156,14 @@ async def create_consolidation(request: Request) -> Response:
     raw = form.get("name")
     name = " ".join(raw.split()) if isinstance(raw, str) else ""
     if not name or len(name) > 300:
+        cursor = runtime.file_events.cursor()
         items = await consolidations.list_consolidations(runtime.pool)
         return _render(
             request,
             "consolidations.html",
             {
                 "items": items,
-                "cursor": runtime.file_events.cursor(),
+                "cursor": cursor,
                 "error": "Введите название консолидации (до 300 символов).",
                 "name": name,
             },
@@ -174,10 +175,12 @@ async def create_consolidation(request: Request) -> Response:
 
 @router.get("/ui/consolidations/{consolidation_id}/row")
 async def consolidation_row(request: Request, consolidation_id: uuid.UUID) -> HTMLResponse:
-    found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    found = await consolidations.get_consolidation(runtime.pool, consolidation_id)
     if found is None:
         return _not_found(request, "Консолидация")
-    return _render(request, "_consolidation_row.html", {"item": found})
+    return _render(request, "_consolidation_row.html", {"item": found, "cursor": cursor})
 
 
 # Files.
@@ -249,6 +252,7 @@ async def counts_partial(
     request: Request, consolidation_id: uuid.UUID | None = None
 ) -> HTMLResponse:
     runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
     consolidation = (
         await consolidations.get_consolidation(runtime.pool, consolidation_id)
         if consolidation_id
@@ -261,6 +265,7 @@ async def counts_partial(
             "consolidation": consolidation,
             "counts": await _counts(runtime.pool, consolidation_id),
             "statuses": [],
+            "cursor": cursor,
         },
     )
 
@@ -273,6 +278,7 @@ async def rows_partial(
     offset: int = Query(0, ge=0),
 ) -> HTMLResponse:
     runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
     statuses = _statuses(status)
     listing = await queries.list_files(
         runtime.pool,
@@ -285,7 +291,12 @@ async def rows_partial(
     return _render(
         request,
         "_file_rows.html",
-        {"listing": listing, "statuses": statuses, "consolidation": consolidation},
+        {
+            "listing": listing,
+            "statuses": statuses,
+            "consolidation": consolidation,
+            "cursor": cursor,
+        },
     )
 
 
@@ -345,10 +356,12 @@ async def retry_selected(request: Request) -> HTMLResponse:
 
 @router.get("/ui/files/{file_id}/row")
 async def file_row_partial(request: Request, file_id: uuid.UUID) -> HTMLResponse:
-    detail = await queries.file_detail(runtime_of(request).pool, file_id)
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    detail = await queries.file_detail(runtime.pool, file_id)
     if detail is None:
         return _not_found(request, "Файл")
-    return _render(request, "_file_row.html", {"file": detail})
+    return _render(request, "_file_row.html", {"file": detail, "cursor": cursor})
 
 
 def _current(detail: dict[str, Any]) -> dict[str, Any] | None:
@@ -373,7 +386,9 @@ def _why_not_retryable(detail: dict[str, Any]) -> str | None:
 
 
 async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] | None:
-    pool = runtime_of(request).pool
+    runtime = runtime_of(request)
+    cursor = runtime.file_events.cursor()
+    pool = runtime.pool
     detail = await queries.file_detail(pool, file_id)
     if detail is None:
         return None
@@ -390,16 +405,16 @@ async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] 
         "why_not": _why_not_retryable(detail),
         "flash": None,
         "warnings": current["warnings"] if current else [],
+        "cursor": cursor,
     }
 
 
 @router.get("/ui/files/{file_id}")
 async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
-    cursor = runtime_of(request).file_events.cursor()
     context = await _file_context(request, file_id)
     if context is None:
         return _not_found(request, "Файл")
-    return _render(request, "file.html", {**context, "cursor": cursor})
+    return _render(request, "file.html", context)
 
 
 @router.get("/ui/files/{file_id}/panel")
@@ -553,7 +568,6 @@ def _statement_view(document: dict[str, Any]) -> dict[str, Any]:
 @router.get("/ui/files/{file_id}/documents")
 async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     runtime = runtime_of(request)
-    cursor = runtime.file_events.cursor()
     context = await _file_context(request, file_id)
     if context is None:
         return _not_found(request, "Файл")
@@ -564,5 +578,5 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     return _render(
         request,
         "documents.html",
-        {**context, "documents": documents, "cursor": cursor},
+        {**context, "documents": documents},
     )

@@ -1,7 +1,8 @@
 """``GET /ui/events``: file changes as Server-Sent Events.
 
 Each change goes out as ``file-{id}`` (a row or a file page re-reads itself), ``file`` (with
-the id and status, so a list can notice a file it does not show yet) and, for a file in a
+the id, status and consolidation, so a list can notice a file it does not show yet, and a
+fragment that arrives late can tell it is already stale) and, for a file in a
 consolidation, ``consolidation-{id}`` (its counts re-read themselves). ``resync`` tells the
 page to re-read everything. Every message carries the cursor as its id, so the browser's own
 reconnect (with ``Last-Event-ID``) resumes where it stopped.
@@ -58,9 +59,12 @@ def _messages(
             continue
         cursor = f"{events.epoch}-{item.seq}"
         out.append(_message(f"file-{item.file_id}", item.status, cursor))
-        out.append(
-            _message("file", json.dumps({"id": str(item.file_id), "status": item.status}), cursor)
-        )
+        data = {
+            "id": str(item.file_id),
+            "status": item.status,
+            "consolidation_id": str(item.consolidation_id) if item.consolidation_id else None,
+        }
+        out.append(_message("file", json.dumps(data), cursor))
         if item.consolidation_id is not None:
             out.append(_message(f"consolidation-{item.consolidation_id}", item.status, cursor))
     return "".join(out), last

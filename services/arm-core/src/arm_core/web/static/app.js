@@ -111,19 +111,58 @@
     });
   }
 
-  // A file the list does not show yet (uploaded elsewhere): re-read the list if it would show it.
+  // Live statuses. Each fragment carries the cursor of the moment it was read; a change
+  // that arrives while a fragment is on its way is logged, and the fragment, once in place,
+  // re-reads itself if a later change concerns it. A file the list does not show yet makes
+  // the list re-read itself, when the list would show it.
+  var changes = [];
+
+  function parseCursor(cursor) {
+    var at = (cursor || "").lastIndexOf("-");
+    return { epoch: cursor.slice(0, at), seq: Number(cursor.slice(at + 1)) };
+  }
+
+  function wantedIn(rows, status) {
+    var wanted = rows.dataset.statuses;
+    return !wanted || wanted.split(",").indexOf(status) >= 0;
+  }
+
+  function concerns(el, change) {
+    var watch = el.dataset.watch || "";
+    if (watch === "any") return true;
+    if (watch.indexOf("file:") === 0) return change.id === watch.slice(5);
+    if (watch.indexOf("consolidation:") === 0) return change.consolidation === watch.slice(14);
+    if (watch === "list") return !document.getElementById("file-" + change.id) && wantedIn(el, change.status);
+    return false;
+  }
+
+  function checkStale(el) {
+    if (!el.dataset.cursor || !el.isConnected) return;
+    var read = parseCursor(el.dataset.cursor);
+    var stale = changes.some(function (change) {
+      return change.epoch === read.epoch && change.seq > read.seq && concerns(el, change);
+    });
+    if (stale) htmx.trigger(el, "stale");
+  }
+
   document.addEventListener("htmx:sseOpen", function (e) {
     var source = e.detail.source;
     if (source.armFiles) return;
     source.armFiles = true;
     source.addEventListener("file", function (message) {
+      var data = JSON.parse(message.data);
+      var at = parseCursor(message.lastEventId);
+      changes.push({ epoch: at.epoch, seq: at.seq, id: data.id, status: data.status, consolidation: data.consolidation_id });
+      if (changes.length > 2000) changes.splice(0, 1000);
       var rows = document.getElementById("file-rows");
-      if (!rows) return;
-      var change = JSON.parse(message.data);
-      if (document.getElementById("file-" + change.id)) return;
-      var wanted = rows.dataset.statuses;
-      if (!wanted || wanted.split(",").indexOf(change.status) >= 0) htmx.trigger(rows, "refresh");
+      if (rows && !document.getElementById("file-" + data.id) && wantedIn(rows, data.status)) {
+        htmx.trigger(rows, "refresh");
+      }
     });
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (changes.length) document.querySelectorAll("[data-cursor]").forEach(checkStale);
   });
 
   // Trial balance hierarchy: a parent row hides or shows everything below it.
