@@ -66,8 +66,9 @@ def _row(page: Page, file_id: uuid.UUID | str) -> Any:
 async def test_uploaded_workbook_becomes_recognized_without_reload(
     ui_settings: Any, browser: Browser, open_page: Any, run_parser: Any, screenshot: Any
 ) -> None:
-    settings = ui_settings()
+    settings = ui_settings(upload_max_bytes=64_000)
     book = books.xlsx([books.general_osv(accounts=8, subaccounts=2)])
+    assert len(book) < 64_000
     async with run_core(settings) as core, run_parser(settings), open_page(browser) as page:
         await page.goto(f"{core.url}/ui/consolidations")
         await page.fill("#new-name", "ООО «Промтехснаб», кредитная заявка 2024")
@@ -88,9 +89,13 @@ async def test_uploaded_workbook_becomes_recognized_without_reload(
             ],
         )
         await _drop(page, "пустой.xlsx", b"")
+        await _drop(page, "ОСВ за 5 лет.xlsx", bytes(100_000))
 
         rejected = page.locator(".upload-item.rejected")
-        await expect(rejected).to_have_count(2)
+        await expect(rejected).to_have_count(3)
+        await expect(
+            page.locator('.upload-item[data-code="FILE_TOO_LARGE"] .u-why')
+        ).to_contain_text("Файл слишком большой: размер 97,7 КБ при допустимых 62,5 КБ")
         await expect(
             page.locator('.upload-item[data-code="UNSUPPORTED_FORMAT"] .u-why')
         ).to_contain_text("Формат не поддерживается")
@@ -150,11 +155,8 @@ async def test_timed_out_file_is_retried_from_its_page(
     await service.listen()
     try:
         async with run_core(settings) as core:
-            created = (
-                await upload(
-                    core.client, "Выписка Приорбанк март.xlsx", books.xlsx([books.general_osv()])
-                )
-            ).json()
+            book = books.xlsx([books.general_osv()])
+            created = (await upload(core.client, "Выписка Приорбанк март.xlsx", book)).json()
             file_id, first = uuid.UUID(created["file_id"]), uuid.UUID(created["job_id"])
             await service.next_request()
             await service.send(first, file_id, "processing", version="2.0")
@@ -170,6 +172,12 @@ async def test_timed_out_file_is_retried_from_its_page(
                 )
                 await expect(page.locator("#retry")).to_be_enabled()
                 await screenshot(page, "file-timed-out")
+                async with page.expect_download() as download_info:
+                    await page.click("#download")
+                download = await download_info.value
+                assert download.suggested_filename == "Выписка Приорбанк март.xlsx"
+                with open(await download.path(), "rb") as saved:  # noqa: ASYNC230 (a small local file)
+                    assert saved.read() == book
 
                 await page.click("#retry")
                 await expect(page.locator('#attempts li[data-attempt="2"]')).to_be_visible()
