@@ -35,7 +35,9 @@
     function reject(li, code, message, file) {
       var known = explanations[code] || { title: "Файл не принят", text: "", advice: "" };
       var detail = message || known.text;
-      if (code === "FILE_TOO_LARGE") {
+      if (code === "EMPTY_FILE") {
+        detail = known.text;
+      } else if (code === "FILE_TOO_LARGE") {
         detail = "размер " + formatSize(file.size) + " при допустимых " + formatSize(maxBytes);
       }
       li.className = "upload-item rejected";
@@ -43,7 +45,7 @@
       li.querySelector(".u-state").textContent = "отклонён";
       var why = li.querySelector(".u-why");
       why.hidden = false;
-      why.textContent = known.title + ": " + detail + "." + (known.advice ? " " + known.advice : "");
+      why.textContent = known.title + ": " + detail.replace(/\.$/, "") + "." + (known.advice ? " " + known.advice : "");
     }
 
     function send(file, li) {
