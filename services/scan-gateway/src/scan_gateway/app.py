@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from importlib.metadata import PackageNotFoundError, version
 
 from recognition_contract import FileType, Pipeline
 from recognition_worker import Recognizer, Worker
+from recognition_worker.service import package_version
 from scan_gateway.recognize import recognize
 from scan_gateway.settings import ScanSettings
 
@@ -14,17 +14,10 @@ SERVICE_NAME = "scan-gateway"
 FILE_TYPES = frozenset({FileType.PDF, FileType.PNG, FileType.JPG})
 
 
-def service_version() -> str:
-    try:
-        return version("scan-gateway")
-    except PackageNotFoundError:  # running from a source tree
-        return "0.0.0"
-
-
 def recognizer(settings: ScanSettings) -> Recognizer:
     return Recognizer(
         name=SERVICE_NAME,
-        version=service_version(),
+        version=package_version("scan-gateway"),
         pipeline=Pipeline.IMAGE,
         file_types=FILE_TYPES,
         recognize=functools.partial(recognize, settings.scan_limits, settings.engine),

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from importlib.metadata import PackageNotFoundError, version
 
 from recognition_contract import FileType, Pipeline
 from recognition_worker import Recognizer, Worker
+from recognition_worker.service import package_version
 from tabular_parser.recognize import recognize
 from tabular_parser.settings import TabularSettings
 
@@ -14,17 +14,10 @@ SERVICE_NAME = "tabular-parser"
 FILE_TYPES = frozenset({FileType.XLS, FileType.XLSX, FileType.XLSB})
 
 
-def service_version() -> str:
-    try:
-        return version("tabular-parser")
-    except PackageNotFoundError:  # running from a source tree
-        return "0.0.0"
-
-
 def recognizer(settings: TabularSettings) -> Recognizer:
     return Recognizer(
         name=SERVICE_NAME,
-        version=service_version(),
+        version=package_version("tabular-parser"),
         pipeline=Pipeline.TABULAR,
         file_types=FILE_TYPES,
         recognize=functools.partial(recognize, settings.workbook_limits),
