@@ -46,24 +46,24 @@ def test_broadcaster_replays_what_a_cursor_missed() -> None:
     assert events.since(f"{events.epoch}-999") is None
 
 
-def test_listener_restart_makes_older_cursors_resync() -> None:
+async def test_listener_restart_makes_older_cursors_resync() -> None:
     events = FileEvents()
     before = events.cursor()
     with events.subscribe() as subscription:
         events.receive(None)
-        assert list(subscription._items) == [RESYNC]
+        assert await subscription.next(0.01) == [RESYNC]
     assert events.since(before) is None
     after = events.cursor()
     events.receive(_payload(uuid.uuid4(), "ERROR"))
     assert len(events.since(after) or []) == 1
 
 
-def test_unreadable_payload_is_dropped_without_raising() -> None:
+async def test_unreadable_payload_is_dropped_without_raising() -> None:
     events = FileEvents()
     with events.subscribe() as subscription:
         for bad in ("not json", "{}", '{"id": "x", "status": "ERROR"}', "[]"):
             events.receive(bad)
-        assert list(subscription._items) == []
+        assert await subscription.next(0.01) == []
     assert events.subscribers == 0
 
 
