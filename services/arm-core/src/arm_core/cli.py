@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         port=settings.http_port,
         log_config=None,
         access_log=False,
+        # Open event streams would otherwise hold a stopping server until they end.
+        timeout_graceful_shutdown=5,
     )
     return 0
 
