@@ -49,7 +49,7 @@ WITH dead AS (
     UPDATE recognition_job
        SET status = 'dlq',
            error_code = 'NO_ACK',
-           error_message = 'no service acknowledged the request',
+           error_message = 'ни один сервис распознавания не подтвердил получение запроса',
            finished_at = now()
      WHERE id = ANY(%(ids)s::uuid[])
        AND status = 'published'
@@ -58,7 +58,7 @@ WITH dead AS (
 UPDATE stored_file f
    SET status = 'ERROR',
        error_code = 'NO_ACK',
-       error_message = 'no service acknowledged the request',
+       error_message = 'ни один сервис распознавания не подтвердил получение запроса',
        updated_at = now()
   FROM dead d
  WHERE f.id = d.file_id

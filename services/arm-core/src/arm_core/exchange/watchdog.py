@@ -13,7 +13,7 @@ WITH expired AS (
     UPDATE recognition_job
        SET status = 'timeout',
            error_code = 'TIMEOUT',
-           error_message = 'no result before reply_deadline',
+           error_message = 'результат не получен до срока ответа (reply_deadline)',
            finished_at = now()
      WHERE status IN ('published', 'processing')
        AND reply_deadline < now()
@@ -22,7 +22,7 @@ WITH expired AS (
     UPDATE stored_file f
        SET status = 'ERROR',
            error_code = 'TIMEOUT',
-           error_message = 'no result before reply_deadline',
+           error_message = 'результат не получен до срока ответа (reply_deadline)',
            updated_at = now()
       FROM expired e
      WHERE f.id = e.file_id
