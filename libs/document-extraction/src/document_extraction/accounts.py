@@ -79,6 +79,17 @@ def render_code_format(number: int, fmt: str) -> str | None:
     return "".join(out).strip() or None
 
 
+def is_plain_code(text: str) -> bool:
+    """The usual label, "60.01": digits and dots only, a synthetic part of two or more digits,
+    no empty part. Such a cell is its own code, as printed."""
+    return (
+        text[1:2].isdigit()
+        and text.replace(".", "").isdigit()
+        and ".." not in text
+        and text[-1] != "."
+    )
+
+
 def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
     """The account code (and name, when the cell holds both) of a label cell, or None when the
     cell does not start with a code."""
@@ -88,9 +99,7 @@ def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
         return _code_from_number(float(cell), fmt)
     if not isinstance(cell, str):
         return None
-    plain = cell.replace(".", "")
-    if plain.isdigit() and cell[1:2].isdigit() and ".." not in cell and cell[-1] != ".":
-        # The usual case, "60.01": digits and dots only, synthetic part of two or more digits.
+    if is_plain_code(cell):
         return Code(cell, None)
     text = " ".join(cell.split())
     if not text:

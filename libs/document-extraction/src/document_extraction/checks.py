@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any
 
 from document_extraction.findings import Locate, warning
 from document_extraction.identifiers import (
@@ -28,21 +28,6 @@ _COLUMN_NAMES = (
 )
 
 
-class OsvLine(Protocol):
-    """What the checks read of a trial balance row."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def parent(self) -> int | None: ...
-    @property
-    def index(self) -> int: ...  # grid row index
-    @property
-    def label(self) -> str: ...
-    @property
-    def values(self) -> Sequence[int | None]: ...  # cents
-
-
 def _z(value: Decimal | None) -> Decimal:
     return ZERO if value is None else value
 
@@ -55,8 +40,21 @@ def _c(cents: int) -> str:
     return format_cents(cents) or "0.00"
 
 
-def check_osv(
-    lines: Sequence[OsvLine],
+def balance_mismatch(label: str, v: Sequence[int], locator: dict[str, Any]) -> dict[str, Any]:
+    """The warning for a trial balance row whose closing balance is not its opening balance
+    plus its turnover; ``v`` holds the six amounts in cents, empty as 0."""
+    expected = v[0] - v[1] + v[2] - v[3]
+    return warning(
+        "ROW_BALANCE_MISMATCH",
+        f"{label}: сальдо на конец {_c(v[4] - v[5])} не равно сальдо на начало "
+        f"{_c(v[0] - v[1])} + оборот Дт {_c(v[2])} − оборот Кт {_c(v[3])} = {_c(expected)}",
+        locator,
+    )
+
+
+def sum_warnings(
+    parents: Iterable[tuple[str, int, Sequence[int | None], Sequence[int]]],
+    top: Sequence[int],
     totals: Sequence[int | None] | None,
     totals_index: int | None,
     money_cols: Sequence[int],
@@ -64,46 +62,18 @@ def check_osv(
     *,
     general: bool,
 ) -> list[dict[str, Any]]:
-    """Row balances, parents against their children, Итого against the top level, and for a
-    general ОСВ debit against credit. Amounts are whole cents."""
+    """Parents against their children, Итого against the top level, and for a general ОСВ
+    debit against credit. ``parents`` are (label, grid row index, amounts, sums of the
+    children) in the order of the rows; amounts are whole cents."""
     found: list[dict[str, Any]] = []
-    children: dict[int, list[int]] = {}
-    top = [0] * 6
-    for line in lines:
-        v = [x or 0 for x in line.values]
-        expected = v[0] - v[1] + v[2] - v[3]
-        closing = v[4] - v[5]
-        if expected != closing:
-            found.append(
-                warning(
-                    "ROW_BALANCE_MISMATCH",
-                    f"{line.label}: сальдо на конец {_c(closing)} не равно сальдо на начало "
-                    f"{_c(v[0] - v[1])} + оборот Дт {_c(v[2])} − оборот Кт {_c(v[3])} = "
-                    f"{_c(expected)}",
-                    locate.row(line.index),
-                )
-            )
-        if line.parent is None:
-            for i in range(6):
-                top[i] += v[i]
-        else:
-            sums = children.get(line.parent)
-            if sums is None:
-                children[line.parent] = v
-            else:
-                for i in range(6):
-                    sums[i] += v[i]
-    for line in lines:
-        sums = children.get(line.id)
-        if sums is None:
-            continue
-        for i in _mismatched(line.values, sums):
+    for label, index, values, sums in parents:
+        for i in _mismatched(values, sums):
             found.append(
                 warning(
                     "PARENT_SUM_MISMATCH",
-                    f"{line.label}: {_COLUMN_NAMES[i]} {_c(line.values[i] or 0)} не равно сумме "
+                    f"{label}: {_COLUMN_NAMES[i]} {_c(values[i] or 0)} не равно сумме "
                     f"вложенных строк {_c(sums[i])}",
-                    locate.row(line.index, money_cols[i]),
+                    locate.row(index, money_cols[i]),
                 )
             )
     if totals is not None and totals_index is not None:

@@ -129,17 +129,17 @@ class Cents:
 
 
 NO_CENTS = Cents(None)
-_CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
+CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
 _EXACT_CENTS = 10**15
 
 
 def read_cents(cell: CellValue) -> Cents:
     if cell is None:
         return NO_CENTS
-    if type(cell) is float and -_CENTS_LIMIT < cell < _CENTS_LIMIT and cell == round(cell, 2):
+    if type(cell) is float and -CENTS_LIMIT < cell < CENTS_LIMIT and cell == round(cell, 2):
         # The double nearest to a two-decimal number: its cents are exact after rounding.
         return Cents(round(cell * 100))
-    if type(cell) is int and -_CENTS_LIMIT < cell < _CENTS_LIMIT:
+    if type(cell) is int and -CENTS_LIMIT < cell < CENTS_LIMIT:
         return Cents(cell * 100)
     amount = parse_amount(cell)
     if amount.problem is not None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
-from document_extraction.accounts import code_from_cell, parent_codes
-from document_extraction.checks import check_osv
+from document_extraction.accounts import code_from_cell, is_plain_code, parent_codes
+from document_extraction.checks import balance_mismatch, sum_warnings
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
     UNREADABLE_CELL_PENALTY,
@@ -19,7 +19,8 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import format_cents, read_cents
+from document_extraction.numbers import CENTS_LIMIT as _CENTS_LIMIT
+from document_extraction.numbers import Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
 
@@ -27,6 +28,8 @@ _SIGNATURE = re.compile(
     r"главный бухгалтер|руководитель|бухгалтер|исполнитель|ответственн|подпись|директор"
 )
 _QUANTITY = ("количество", "кол-во", "кол.", "кол")
+# Distinct text amounts remembered per sheet; beyond this they are read afresh.
+_TEXT_CACHE_SIZE = 4096
 _MONEY_NAMES = {
     "opening_debit": "сальдо на начало Дт",
     "opening_credit": "сальдо на начало Кт",
@@ -37,65 +40,49 @@ _MONEY_NAMES = {
 }
 
 
-@dataclass(slots=True)
-class _Row:
-    index: int
-    kind: str
-    code: str | None
-    name: str | None
-    values: list[int | None]  # cents
-    penalty: int
-    outline: int | None
-    level: int = 0
-    parent: int | None = None
-    id: int = 0
-
-    @property
-    def label(self) -> str:
-        return self.code or self.name or ""
-
-
 def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
+    """One pass over the body: each row is read, placed in the hierarchy, checked against its
+    own balance and added to its parent's sums, and written out as the contract's row."""
     locate = Locate(grid)
     rows = grid.rows
     label_col = header.label_col
     name_col = header.name_col
     indicator_col = header.indicator_col
     money_cols = [header.money[f] for f in MONEY_FIELDS]
+    money_of = itemgetter(*money_cols)
+    money_width = max(money_cols) + 1
     formats = grid.number_formats
+    # Only the label column's formats matter; looked up by row, not by a fresh tuple per row.
+    label_formats = {r: f for (r, c), f in formats.items() if c == label_col} if formats else {}
     outline = grid.outline_levels
     body_start = header.last_row + 1
     use_outline = any(index >= body_start for index in outline)
     warnings: list[dict[str, Any]] = []
-    lines: list[_Row] = []
+    balance_warnings: list[dict[str, Any]] = []
     totals_index: int | None = None
     totals_values: list[int | None] | None = None
     last_index = header.last_row
+    # Exports repeat the same text amounts and indicator captions on many rows.
+    text_cents: dict[str, Cents] = {}
+    indicator_skips: dict[str, bool] = {}
 
-    def amounts_of(row: Sequence[CellValue], index: int) -> tuple[list[int | None], int, bool]:
+    def cents_of(cell: CellValue) -> Cents:
+        if not isinstance(cell, str):
+            return read_cents(cell)
+        cents = text_cents.get(cell)
+        if cents is None:
+            cents = read_cents(cell)
+            if len(text_cents) < _TEXT_CACHE_SIZE:
+                text_cents[cell] = cents
+        return cents
+
+    def amounts_of(cells: Sequence[CellValue], index: int) -> tuple[list[int | None], int, bool]:
         """Cents of the six money cells, the worst reading cost, and whether all are empty."""
         values: list[int | None] = []
         worst = 0
         empty = True
-        width = len(row)
-        for col in money_cols:
-            if col >= width:
-                values.append(None)
-                continue
-            cell = row[col]
-            if cell is None:
-                values.append(None)
-                continue
-            if type(cell) is float and -1e13 < cell < 1e13:
-                # Fast path of read_cents for the common case, a numeric cell with cents: the
-                # double nearest to a two-decimal number is within rounding noise of its cents.
-                scaled = cell * 100
-                cents_value = round(scaled)
-                if -1e-6 < scaled - cents_value < 1e-6:
-                    values.append(cents_value)
-                    empty = False
-                    continue
-            cents = read_cents(cell)
+        for col, cell in zip(money_cols, cells, strict=True):
+            cents = cents_of(cell)
             if cents.problem is not None:
                 warnings.append(
                     warning(
@@ -122,6 +109,22 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             values.append(cents.value)
         return values, worst, empty
 
+    out_rows: list[dict[str, Any]] = []
+    confidences: list[float] = []
+    # Per written row (id - 1): where it is and its amounts in cents (empty as 0).
+    row_indices: list[int] = []
+    row_amounts: list[list[int]] = []
+    # Amounts of each parent's children and of the top-level rows.
+    children: dict[int, list[list[int]]] = {}
+    top_rows: list[list[int]] = []
+    stack: list[tuple[int, int]] = []  # (outline level, id) of the rows a new row may be under
+    base: int | None = None  # the shallowest outline level among the rows
+    codes = _CodeTree()
+    ocr_cols = [label_col, *money_cols]
+    ocr = grid.cell_confidence
+    sheet_name = grid.name
+    fc = format_cents
+    plain_sheet = ocr is None and not locate.is_page and grid.row_numbers is None
     for index in range(body_start, len(rows)):
         row = rows[index]
         width = len(row)
@@ -130,19 +133,61 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             label_text = norm(label_cell)
             if label_text.startswith("итого"):
                 totals_index = index
-                totals_values = amounts_of(row, index)[0]
+                cells = (
+                    money_of(row)
+                    if width >= money_width
+                    else tuple(row[c] if c < width else None for c in money_cols)
+                )
+                totals_values = amounts_of(cells, index)[0]
                 last_index = index
                 break
             if label_text.startswith(_QUANTITY):
                 continue
-        if (
-            indicator_col is not None
-            and indicator_col < width
-            and norm(row[indicator_col]).startswith("кол")
-        ):
-            continue
-        values, worst, empty = amounts_of(row, index)
-        if is_empty(label_cell):
+        if indicator_col is not None and indicator_col < width:
+            indicator = row[indicator_col]
+            if isinstance(indicator, str):
+                skip = indicator_skips.get(indicator)
+                if skip is None:
+                    skip = indicator_skips[indicator] = norm(indicator).startswith("кол")
+                if skip:
+                    continue
+        cells = (
+            money_of(row)
+            if width >= money_width
+            else tuple(row[c] if c < width else None for c in money_cols)
+        )
+        # What read_cents and format_cents give for the usual cells, without their calls and
+        # result objects: numbers that are exactly a two-decimal amount, and empty cells.
+        # Anything else (text, more decimals, huge or odd values) takes the full reading.
+        amounts: list[int] = []  # cents, empty as 0
+        texts: list[str | None] = []
+        for cell in cells:
+            if type(cell) is float:
+                if -_CENTS_LIMIT < cell < _CENTS_LIMIT:
+                    cents_value = round(cell * 100)
+                    exact = cents_value / 100
+                    # The double nearest to that two-decimal amount: equal only when the cell
+                    # holds no more than two decimals (read_cents' own test). Formatted from
+                    # the quotient, not the cell, so that -0.0 prints as 0.00.
+                    if exact == cell:
+                        amounts.append(cents_value)
+                        texts.append(f"{exact:.2f}")
+                        continue
+            elif cell is None or cell == "":
+                amounts.append(0)
+                texts.append(None)
+                continue
+            values, worst, empty = amounts_of(cells, index)
+            amounts = [v or 0 for v in values]
+            texts = [fc(v) for v in values]
+            break
+        else:
+            worst = 0
+            empty = texts.count(None) == 6
+        plain_code = (
+            label_cell if isinstance(label_cell, str) and is_plain_code(label_cell) else None
+        )
+        if plain_code is None and is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
             if not is_empty(name_cell):
                 label_cell = name_cell
@@ -162,87 +207,108 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             text = " ".join(norm(c) for c in row if isinstance(c, str))
             if _SIGNATURE.search(text):
                 break
-        code = code_from_cell(label_cell, formats.get((index, label_col)) if formats else None)
         penalty = worst
-        if code is not None:
+        if plain_code is not None:
+            # code_from_cell's usual case, without building its result.
             kind = "account"
-            name = code.name
-            if name is None and name_col is not None and name_col < width:
-                name = clean(row[name_col])
-            penalty += code.penalty
-            code_text: str | None = code.code
+            code_text: str | None = plain_code
+            name = clean(row[name_col]) if name_col is not None and name_col < width else None
         else:
-            kind = "subconto"
-            name = as_text(label_cell)
-            code_text = None
-            if not lines and empty:
-                # A caption under the header ("Контрагенты", "Договоры"), not a row.
-                continue
-        lines.append(
-            _Row(
-                index=index,
-                kind=kind,
-                code=code_text,
-                name=name,
-                values=values,
-                penalty=penalty,
-                outline=outline.get(index, 0) if use_outline else None,
-            )
-        )
+            code = code_from_cell(label_cell, label_formats.get(index))
+            if code is not None:
+                kind = "account"
+                name = code.name
+                if name is None and name_col is not None and name_col < width:
+                    name = clean(row[name_col])
+                penalty += code.penalty
+                code_text = code.code
+            else:
+                kind = "subconto"
+                name = as_text(label_cell)
+                code_text = None
+                if not out_rows and empty:
+                    # A caption under the header ("Контрагенты", "Договоры"), not a row.
+                    continue
         last_index = index
-
-    _hierarchy(lines, use_outline)
-    out_rows: list[dict[str, Any]] = []
-    confidences: list[float] = []
-    ocr_cols = [label_col, *money_cols]
-    ocr = grid.cell_confidence
-    sheet_name = grid.name
-    fc = format_cents
-    numbers = grid.row_numbers
-    plain_sheet = ocr is None and not locate.is_page and numbers is None
-    for number, line in enumerate(lines, start=1):
-        if plain_sheet:
-            conf: float = 100 - line.penalty if line.penalty < 100 else 0
-            locator: dict[str, Any] = {"sheet": sheet_name, "row": line.index + 1}
-        elif ocr is None:
-            conf = max(0, 100 - line.penalty)
-            locator = locate.row(line.index)
+        number = len(out_rows) + 1
+        if use_outline:
+            # The parent is the last row above with a lower outline level.
+            level = outline.get(index, 0)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            parent = stack[-1][1] if stack else None
+            stack.append((level, number))
+            if base is None or level < base:
+                base = level
         else:
-            conf = row_confidence(line.penalty, ocr_of(ocr, line.index, ocr_cols))
-            locator = locate.row(line.index)
+            parent, level = codes.place(number, kind, code_text)
+
+        if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
+            balance_warnings.append(
+                balance_mismatch(code_text or name or "", amounts, locate.row(index))
+            )
+        # Summed per parent at the end, one column at a time.
+        if parent is None:
+            top_rows.append(amounts)
+        else:
+            siblings = children.get(parent)
+            if siblings is None:
+                children[parent] = [amounts]
+            else:
+                siblings.append(amounts)
+        row_indices.append(index)
+        row_amounts.append(amounts)
+
+        if plain_sheet:
+            conf: float = 100 - penalty if penalty < 100 else 0
+            locator: dict[str, Any] = {"sheet": sheet_name, "row": index + 1}
+        elif ocr is None:
+            conf = max(0, 100 - penalty)
+            locator = locate.row(index)
+        else:
+            conf = row_confidence(penalty, ocr_of(ocr, index, ocr_cols))
+            locator = locate.row(index)
         confidences.append(conf)
-        v = line.values
+        od, oc, td, tc, cd, cc = texts
         out_rows.append(
             {
                 "id": number,
-                "parent": line.parent,
-                "kind": line.kind,
-                "level": line.level,
-                "code": line.code,
-                "name": line.name,
-                "opening_debit": fc(v[0]),
-                "opening_credit": fc(v[1]),
-                "turnover_debit": fc(v[2]),
-                "turnover_credit": fc(v[3]),
-                "closing_debit": fc(v[4]),
-                "closing_credit": fc(v[5]),
+                "parent": parent,
+                "kind": kind,
+                "level": level,
+                "code": code_text,
+                "name": name,
+                "opening_debit": od,
+                "opening_credit": oc,
+                "turnover_debit": td,
+                "turnover_credit": tc,
+                "closing_debit": cd,
+                "closing_credit": cc,
                 "confidence": conf,
                 "locator": locator,
             }
         )
+    if use_outline and base:
+        # Levels count from the shallowest row; parents only compared levels with each other.
+        for out in out_rows:
+            out["level"] -= base
 
-    variant, account = _variant(titles, lines)
+    variant, account = _variant(titles, out_rows)
     if totals_values is None:
         warnings.append(warning("NO_TOTALS", "Строка «Итого» не найдена", locate.where(), INFO))
-    warnings.extend(
-        check_osv(
-            lines,
-            totals_values,
-            totals_index,
-            money_cols,
-            locate,
-            general=variant == "general",
+    warnings += balance_warnings
+    parents = (
+        (
+            out_rows[number - 1]["code"] or out_rows[number - 1]["name"] or "",
+            row_indices[number - 1],
+            row_amounts[number - 1],
+            _column_sums(children[number]),
         )
+        for number in sorted(children)
+    )
+    top = _column_sums(top_rows)
+    warnings += sum_warnings(
+        parents, top, totals_values, totals_index, money_cols, locate, general=variant == "general"
     )
     doc_conf = document_confidence(header.confidence, confidences)
     if doc_conf < LOW_CONFIDENCE:
@@ -253,7 +319,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 locate.where(),
             )
         )
-    if not lines:
+    if not out_rows:
         warnings.append(
             warning("NO_ROWS", "В ведомости не найдено ни одной строки", locate.where())
         )
@@ -286,57 +352,53 @@ def _first_nonempty(grid: Grid) -> int:
     return 0
 
 
-def _hierarchy(lines: list[_Row], use_outline: bool) -> None:
-    """Levels and parents in one pass: from outline levels when the reader gave them, from the
-    codes and the kind of row otherwise."""
-    if use_outline:
-        base = min((line.outline or 0) for line in lines) if lines else 0
-        stack: list[tuple[int, int]] = []  # (level, id)
-        for number, line in enumerate(lines, start=1):
-            line.id = number
-            level = (line.outline or 0) - base
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            line.parent = stack[-1][1] if stack else None
-            line.level = level
-            stack.append((level, number))
-        return
-    subconto_first = bool(lines) and lines[0].kind == "subconto"
-    codes: dict[str, tuple[int, int]] = {}
-    last_account: tuple[int, int] | None = None
-    group: tuple[int, int] | None = None
-    for number, line in enumerate(lines, start=1):
-        line.id = number
-        if line.kind == "subconto":
-            if subconto_first:
-                codes.clear()
-                group = (number, 0)
-                line.parent, line.level = None, 0
-            elif last_account is not None:
-                line.parent, line.level = last_account[0], last_account[1] + 1
-            continue
-        assert line.code is not None
+def _column_sums(rows: list[list[int]]) -> list[int]:
+    return [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * 6
+
+
+class _CodeTree:
+    """Levels and parents from the codes (60.1 under 60) and the kind of row: subconto rows
+    under the account above them, or, when the table starts with subconto, each one a group
+    of the accounts below it."""
+
+    def __init__(self) -> None:
+        self.subconto_first: bool | None = None
+        self.codes: dict[str, tuple[int, int]] = {}  # code -> (id, level)
+        self.last_account: tuple[int, int] | None = None
+        self.group: tuple[int, int] | None = None
+
+    def place(self, number: int, kind: str, code: str | None) -> tuple[int | None, int]:
+        if self.subconto_first is None:
+            self.subconto_first = kind == "subconto"
+        if kind == "subconto" or code is None:
+            if self.subconto_first:
+                self.codes.clear()
+                self.group = (number, 0)
+                return None, 0
+            if self.last_account is not None:
+                return self.last_account[0], self.last_account[1] + 1
+            return None, 0
         found = None
-        for prefix in parent_codes(line.code):
-            found = codes.get(prefix)
+        for prefix in parent_codes(code):
+            found = self.codes.get(prefix)
             if found is not None:
                 break
-        if found is None and group is not None:
-            found = group
-        if found is not None:
-            line.parent, line.level = found[0], found[1] + 1
-        codes[line.code] = (number, line.level)
-        last_account = (number, line.level)
+        if found is None:
+            found = self.group
+        parent, level = (found[0], found[1] + 1) if found is not None else (None, 0)
+        self.codes[code] = (number, level)
+        self.last_account = (number, level)
+        return parent, level
 
 
-def _variant(titles: Titles, lines: list[_Row]) -> tuple[str, dict[str, Any] | None]:
+def _variant(titles: Titles, rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any] | None]:
     if titles.by_subconto:
         return "subconto", None
     if titles.account_code is not None:
         name = titles.account_name
         if name is None:
-            name = next((line.name for line in lines if line.code == titles.account_code), None)
+            name = next((r["name"] for r in rows if r["code"] == titles.account_code), None)
         return "account", {"code": titles.account_code, "name": name}
-    if lines and lines[0].kind == "subconto":
+    if rows and rows[0]["kind"] == "subconto":
         return "subconto", None
     return "general", None
