@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
+import structlog
 
 from arm_ka_platform.logging import configure_logging, get_logger
 from arm_ka_platform.settings import (
@@ -16,6 +18,18 @@ from arm_ka_platform.settings import (
 
 JWT = "eyJhbGciOiJlZDI1NTE5LW5rZXkifQ.top-secret-claims.sig"
 SEED = "SUACSSL3UAHUDXKFSNVUZRF5UHPMWZ6BFDTJ7M6USDXIEDNPPQYYYCU3VY"
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """configure_logging binds a handler to the stream of the moment (pytest's capture here);
+    later tests must not log into that closed stream."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    structlog.reset_defaults()
 
 
 @pytest.fixture(autouse=True)

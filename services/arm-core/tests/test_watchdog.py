@@ -12,6 +12,10 @@ from arm_core.testing import (
 )
 
 
+async def _started(dsn, job_id):
+    return (await job_row(dsn, job_id))["started_at"] is not None
+
+
 async def _status(dsn, job_id, status):
     job = await job_row(dsn, job_id)
     return job if job["status"] == status else None
@@ -19,14 +23,15 @@ async def _status(dsn, job_id, status):
 
 async def test_сервис_взял_но_не_ответил(make_core_settings, stub_service: StubService) -> None:
     await stub_service.listen()
-    settings = make_core_settings(reply_timeout_seconds=0.8, watchdog_period_seconds=0.2)
+    settings = make_core_settings(reply_timeout_seconds=1.5, watchdog_period_seconds=0.2)
     dsn = settings.database_dsn
     async with run_core(settings):
         file_id, job_id = await insert_file_with_job(dsn)
         await stub_service.next_request()
         await stub_service.send(job_id, file_id, "processing")
-        await wait_until(lambda: _status(dsn, job_id, "processing"))
-        job = await wait_until(lambda: _status(dsn, job_id, "timeout"), timeout=5)
+        # started_at stays once set: the job may already have timed out when we look.
+        await wait_until(lambda: _started(dsn, job_id))
+        job = await wait_until(lambda: _status(dsn, job_id, "timeout"), timeout=10)
     assert job["error_code"] == "TIMEOUT"
     assert job["finished_at"] >= job["reply_deadline"]
     file = await file_row(dsn, file_id)
