@@ -149,7 +149,7 @@ async def test_timed_out_file_is_retried_from_its_page(
     screenshot: Any,
     write_result: Any,
 ) -> None:
-    settings = ui_settings(reply_timeout_seconds=1.0, watchdog_period_seconds=0.1)
+    settings = ui_settings(reply_timeout_seconds=30, watchdog_period_seconds=0.1)
     dsn = settings.database_dsn
     service = await StubService(nats_server.url, settings.subjects).connect()
     await service.listen()
@@ -160,6 +160,13 @@ async def test_timed_out_file_is_retried_from_its_page(
             file_id, first = uuid.UUID(created["file_id"]), uuid.UUID(created["job_id"])
             await service.next_request()
             await service.send(first, file_id, "processing", version="2.0")
+            # Attempt 1 runs out of time; attempt 2 keeps the long deadline for the rest.
+            async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+                await conn.execute(
+                    "UPDATE recognition_job SET reply_deadline = now() - interval '1 second'"
+                    " WHERE id = %s",
+                    (first,),
+                )
             await wait_until(lambda: _file_is(dsn, file_id, "ERROR"), timeout=10)
             assert (await file_row(dsn, file_id))["error_code"] == "TIMEOUT"
 

@@ -114,12 +114,19 @@ async def test_new_attempt_starts_clean(make_core_settings) -> None:
 
 async def test_старый_ответ(make_core_settings, stub_service: StubService) -> None:
     await stub_service.listen()
-    settings = make_core_settings(reply_timeout_seconds=0.6, watchdog_period_seconds=0.1)
+    settings = make_core_settings(reply_timeout_seconds=30, watchdog_period_seconds=0.1)
     dsn = settings.database_dsn
     async with run_core(settings) as core:
         created = (await upload(core.client, "osv.xlsx", minimal_workbook("xlsx"))).json()
         file_id, first = uuid.UUID(created["file_id"]), uuid.UUID(created["job_id"])
         await stub_service.next_request()
+        # Attempt 1 runs out of time; attempt 2 keeps the long deadline for the rest.
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+            await conn.execute(
+                "UPDATE recognition_job SET reply_deadline = now() - interval '1 second'"
+                " WHERE id = %s",
+                (first,),
+            )
         await wait_until(lambda: _status(dsn, first, "timeout"))
         retried = (await core.client.post(f"/api/v1/files/{file_id}/retry")).json()
         second = uuid.UUID(retried["job_id"])
