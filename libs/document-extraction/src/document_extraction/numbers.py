@@ -130,7 +130,6 @@ class Cents:
 
 NO_CENTS = Cents(None)
 CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
-_EXACT_CENTS = 10**15
 
 
 def read_cents(cell: CellValue) -> Cents:
@@ -151,12 +150,14 @@ def read_cents(cell: CellValue) -> Cents:
     return Cents(int(quantized * 100), amount.penalty, None, printed)
 
 
+# ".00" to ".99": money text is built from whole units and this, in integers, which is
+# exact at any size and cheaper than formatting a float.
+FRACTIONS = tuple(f".{cents:02d}" for cents in range(100))
+
+
 def format_cents(cents: int | None) -> str | None:
     if cents is None:
         return None
-    if -_EXACT_CENTS < cents < _EXACT_CENTS:
-        # cents / 100 is the double nearest to the decimal; two-digit formatting gives it back.
-        return f"{cents / 100:.2f}"
-    sign = "-" if cents < 0 else ""
-    whole, frac = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{frac:02d}"
+    if cents < 0:
+        return "-" + str(-cents // 100) + FRACTIONS[-cents % 100]
+    return str(cents // 100) + FRACTIONS[cents % 100]

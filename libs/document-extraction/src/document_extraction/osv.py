@@ -19,8 +19,7 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import CENTS_LIMIT as _CENTS_LIMIT
-from document_extraction.numbers import Cents, format_cents, read_cents
+from document_extraction.numbers import CENTS_LIMIT, FRACTIONS, Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
 
@@ -125,11 +124,18 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     sheet_name = grid.name
     fc = format_cents
     plain_sheet = ocr is None and not locate.is_page and grid.row_numbers is None
+    low, high = -CENTS_LIMIT, CENTS_LIMIT
+    fractions = FRACTIONS
+    number = 0
     for index in range(body_start, len(rows)):
         row = rows[index]
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
-        if isinstance(label_cell, str) and label_cell.lstrip()[:1].isalpha():
+        # The usual label, "60.01", is its own code; anything else is looked at closer.
+        plain_code = (
+            label_cell if isinstance(label_cell, str) and is_plain_code(label_cell) else None
+        )
+        if plain_code is None and isinstance(label_cell, str) and label_cell.lstrip()[:1].isalpha():
             label_text = norm(label_cell)
             if label_text.startswith("итого"):
                 totals_index = index
@@ -163,15 +169,16 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         texts: list[str | None] = []
         for cell in cells:
             if type(cell) is float:
-                if -_CENTS_LIMIT < cell < _CENTS_LIMIT:
-                    cents_value = round(cell * 100)
-                    exact = cents_value / 100
+                if low < cell < high:
+                    cents = round(cell * 100)
                     # The double nearest to that two-decimal amount: equal only when the cell
-                    # holds no more than two decimals (read_cents' own test). Formatted from
-                    # the quotient, not the cell, so that -0.0 prints as 0.00.
-                    if exact == cell:
-                        amounts.append(cents_value)
-                        texts.append(f"{exact:.2f}")
+                    # holds no more than two decimals (read_cents' own test).
+                    if cents / 100 == cell:
+                        amounts.append(cents)
+                        if cents < 0:
+                            texts.append("-" + str(-cents // 100) + fractions[-cents % 100])
+                        else:
+                            texts.append(str(cents // 100) + fractions[cents % 100])
                         continue
             elif cell is None or cell == "":
                 amounts.append(0)
@@ -184,9 +191,6 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         else:
             worst = 0
             empty = texts.count(None) == 6
-        plain_code = (
-            label_cell if isinstance(label_cell, str) and is_plain_code(label_cell) else None
-        )
         if plain_code is None and is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
             if not is_empty(name_cell):
@@ -212,7 +216,13 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             # code_from_cell's usual case, without building its result.
             kind = "account"
             code_text: str | None = plain_code
-            name = clean(row[name_col]) if name_col is not None and name_col < width else None
+            name_cell = row[name_col] if name_col is not None and name_col < width else None
+            if isinstance(name_cell, str) and name_cell.isprintable() and "  " not in name_cell:
+                # clean() of the usual name: nothing to collapse (no line breaks, tabs, soft
+                # hyphens or double spaces), only ends to trim.
+                name = name_cell.strip() or None
+            else:
+                name = clean(name_cell)
         else:
             code = code_from_cell(label_cell, label_formats.get(index))
             if code is not None:
@@ -230,7 +240,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                     # A caption under the header ("Контрагенты", "Договоры"), not a row.
                     continue
         last_index = index
-        number = len(out_rows) + 1
+        number += 1
         if use_outline:
             # The parent is the last row above with a lower outline level.
             level = outline.get(index, 0)

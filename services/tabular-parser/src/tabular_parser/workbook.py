@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import gc
 import io
 import os
 import tempfile
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Final
 
 from python_calamine import CalamineSheet, CalamineWorkbook, PasswordError, SheetTypeEnum
@@ -20,7 +23,7 @@ from recognition_worker import RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import PROTECTED_MESSAGE, Container
 from tabular_parser.xls_meta import read_xls_meta
-from tabular_parser.xlsx_meta import SheetMeta, read_meta
+from tabular_parser.xlsx_meta import SheetMeta, SheetScanner
 from tabular_parser.zipguard import check_package
 
 _MAX_DETAIL_CHARS: Final = 200
@@ -106,13 +109,33 @@ _ODD: Final = frozenset({datetime.time, datetime.timedelta})
 
 
 def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellValue]]:
-    rows: list[Any] = sheet.to_python(skip_empty_area=False, nrows=nrows)
-    for index, row in enumerate(rows):
-        if len(row) > ncols:
-            row = rows[index] = row[:ncols]
-        if not _ODD.isdisjoint(map(type, row)):
-            rows[index] = [_cell(value) for value in row]
+    with _collector_paused():
+        rows: list[Any] = sheet.to_python(skip_empty_area=False, nrows=nrows)
+    if max(map(len, rows), default=0) > ncols:
+        for index, row in enumerate(rows):
+            if len(row) > ncols:
+                rows[index] = row[:ncols]
+    # One pass over all cells in C; rows are looked at one by one only when a time or a
+    # duration is somewhere in the sheet.
+    if not _ODD.isdisjoint(map(type, chain.from_iterable(rows))):
+        for index, row in enumerate(rows):
+            if not _ODD.isdisjoint(map(type, row)):
+                rows[index] = [_cell(value) for value in row]
     return rows
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Without the cyclic garbage collector while calamine makes a list per row: the
+    collections those allocations trigger find no garbage but walk every row made so far."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -> WorkbookRead:
@@ -130,6 +153,23 @@ def read_workbook(source: bytes, container: Container, limits: WorkbookLimits) -
 def _read(
     source: bytes, container: Container, limits: WorkbookLimits, archive: zipfile.ZipFile | None
 ) -> WorkbookRead:
+    # The XLSX scan starts now and runs beside calamine, which opens the book and loads
+    # sheets without holding the GIL.
+    scanner = (
+        SheetScanner(archive, limits)
+        if container is Container.XLSX and archive is not None
+        else None
+    )
+    try:
+        return _read_sheets(source, container, limits, scanner)
+    finally:
+        if scanner is not None:
+            scanner.close()
+
+
+def _read_sheets(
+    source: bytes, container: Container, limits: WorkbookLimits, scanner: SheetScanner | None
+) -> WorkbookRead:
     read = WorkbookRead()
     with _open(source, container) as workbook:
         names = _worksheets(workbook)
@@ -142,14 +182,14 @@ def _read(
             )
             names = names[: limits.max_sheets]
         # Sheets load lazily: their extent is known before calamine allocates them.
-        meta = {}
-        if container is Container.XLSX and archive is not None:
-            meta = read_meta(archive, limits, names)
+        meta: dict[str, SheetMeta] = {}
+        if scanner is not None:
+            scanner.want(names)
         elif container is Container.XLS:
             meta = read_xls_meta(source, names)
         failures: list[str] = []
         for name in names:
-            sheet_meta = meta.get(name)
+            sheet_meta = scanner.extent(name) if scanner is not None else meta.get(name)
             if sheet_meta is not None and sheet_meta.cells > limits.max_cells:
                 read.warn(
                     "SHEET_TOO_LARGE",
@@ -161,11 +201,22 @@ def _read(
                 )
                 failures.append(name)
                 continue
-            grid = _read_sheet(workbook, name, sheet_meta, limits, read)
-            if grid is None:
+            rows = _read_sheet(workbook, name, limits, read)
+            if scanner is not None:
+                sheet_meta = scanner.hints(name)
+            if rows is None:
                 failures.append(name)
+            elif sheet_meta is None:
+                read.grids.append(Grid(name=name, rows=rows))
             else:
-                read.grids.append(grid)
+                read.grids.append(
+                    Grid(
+                        name=name,
+                        rows=rows,
+                        outline_levels=sheet_meta.outline_levels,
+                        number_formats=sheet_meta.number_formats,
+                    )
+                )
         read.sheets = len(read.grids)
     if names and len(failures) == len(names):
         reasons = "; ".join(w["message"] for w in read.warnings if w["code"] != "SHEETS_SKIPPED")
@@ -174,12 +225,9 @@ def _read(
 
 
 def _read_sheet(
-    workbook: CalamineWorkbook,
-    name: str,
-    meta: SheetMeta | None,
-    limits: WorkbookLimits,
-    read: WorkbookRead,
-) -> Grid | None:
+    workbook: CalamineWorkbook, name: str, limits: WorkbookLimits, read: WorkbookRead
+) -> list[Sequence[CellValue]] | None:
+    """The sheet's rows, or None (with a warning) when it cannot or may not be read."""
     try:
         sheet = workbook.get_sheet_by_name(name)
         end = sheet.end
@@ -216,11 +264,4 @@ def _read_sheet(
             name,
             "warning",
         )
-    if meta is None:
-        return Grid(name=name, rows=rows)
-    return Grid(
-        name=name,
-        rows=rows,
-        outline_levels=meta.outline_levels,
-        number_formats=meta.number_formats,
-    )
+    return rows

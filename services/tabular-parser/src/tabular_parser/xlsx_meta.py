@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+import threading
 import zipfile
 import zlib
 from collections.abc import Collection, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Final
 from xml.etree import ElementTree
@@ -36,6 +39,7 @@ _ROW_TAG: Final = re.compile(rb"<row\b")
 _COLUMN_3: Final = re.compile(rb'r="([A-Z]{3})[0-9]')
 _COLUMN_2: Final = re.compile(rb'r="([A-Z]{2})[0-9]')
 _COLUMN_1: Final = re.compile(rb'r="([A-Z])[0-9]')
+_COLUMN_2_OR_3: Final = re.compile(rb'r="[A-Z]{2,3}[0-9]')
 # Levels and formats. Every writer seen puts r first ("<row r=", "<c r=" then s=); those
 # patterns start with a literal and run at memory speed. A sheet written otherwise is read
 # with the order-free patterns, about three times slower.
@@ -43,6 +47,7 @@ _FIRST_NOT_R: Final = re.compile(rb"<(?:row|c)\s+(?!r=)")
 _LEVELS_R_FIRST: Final = re.compile(rb'<row r="([0-9]+)"[^>]*?\soutlineLevel="([0-9]+)"')
 _LEVEL_ANY_ORDER: Final = re.compile(rb'<row\b[^>]*?\soutlineLevel="([0-9]+)"[^>]*>')
 _CELL_REF: Final = re.compile(rb'\sr="([A-Z]{1,3})([0-9]+)"')
+_CELL_R_THEN_S: Final = re.compile(rb'<c r="([A-Z]{1,3})([0-9]+)"')
 
 # A format renders an integer as a code when, stripped of literal text, it is digit
 # placeholders only (no grouping, decimals, dates, percent) and either pads with zeros or adds
@@ -71,6 +76,8 @@ class SheetMeta:
     """0-based row index -> outline level, rows with a level above 0 only."""
     number_formats: dict[tuple[int, int], str] = field(default_factory=dict)
     """0-based (row, column) -> display format, code formats only."""
+    numbered: bool = True
+    """Every row of the sheet XML says its number (r=""), so levels and formats can be placed."""
 
     @property
     def cells(self) -> int:
@@ -130,19 +137,27 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _sheet_parts(package: _Package) -> list[tuple[str, str]]:
-    """(sheet name, zip member) in workbook order, worksheets only."""
+@dataclass(frozen=True)
+class _SheetPart:
+    name: str
+    member: str
+    shown: bool
+    """A visible worksheet by workbook.xml (not hidden, not a chart sheet)."""
+
+
+def _sheet_parts(package: _Package) -> list[_SheetPart]:
+    """The sheets of workbook.xml in workbook order, with the zip member each one is in."""
     workbook = package.read_small("xl/workbook.xml")
     rels = package.read_small("xl/_rels/workbook.xml.rels")
     if workbook is None or rels is None:
         raise _damaged("нет описания листов (xl/workbook.xml)")
-    targets: dict[str, str] = {}
+    targets: dict[str, tuple[str, str]] = {}
     for rel in _xml(rels, "workbook.xml.rels"):
         rel_id, target = rel.get("Id"), rel.get("Target")
         if rel_id and target and rel.get("TargetMode") != "External":
             path = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
-            targets[rel_id] = posixpath.normpath(path)
-    parts: list[tuple[str, str]] = []
+            targets[rel_id] = (posixpath.normpath(path), rel.get("Type", ""))
+    parts: list[_SheetPart] = []
     for element in _xml(workbook, "workbook.xml").iter():
         if _local(element.tag) != "sheet":
             continue
@@ -151,10 +166,11 @@ def _sheet_parts(package: _Package) -> list[tuple[str, str]]:
             (value for key, value in element.attrib.items() if _local(key) == "id" and "}" in key),
             None,
         )
-        target = targets.get(rel_id or "")
+        target, kind = targets.get(rel_id or "", ("", ""))
         member = package.find(target) if target else None
         if name and member:
-            parts.append((name, member))
+            shown = element.get("state", "visible") == "visible" and kind.endswith("/worksheet")
+            parts.append(_SheetPart(name, member, shown))
     return parts
 
 
@@ -188,36 +204,35 @@ def code_styles(styles: bytes | None) -> dict[int, str]:
 
 
 def _cell_patterns(styles: dict[int, str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]] | None:
-    """Cells in one of ``styles``: (r-first pattern giving column, row, style; any-order
-    pattern giving the style and the whole tag)."""
+    """Cells in one of ``styles``: (the style attribute as r-first writers put it, after a
+    single space; any-order pattern giving the style and the whole tag)."""
     if not styles:
         return None
     alternatives = b"|".join(str(index).encode() for index in sorted(styles))
     return (
-        re.compile(rb'<c r="([A-Z]{1,3})([0-9]+)" s="(' + alternatives + rb')"'),
+        re.compile(rb' s="(' + alternatives + rb')"'),
         re.compile(rb'<c\b[^>]*?\ss="(' + alternatives + rb')"[^>]*>'),
     )
 
 
-class _SheetScan:
-    def __init__(self, meta: SheetMeta, styles: dict[int, str]) -> None:
+class _Extent:
+    """Rows and columns a sheet spans, and whether every row says its number."""
+
+    def __init__(self, meta: SheetMeta) -> None:
         self.meta = meta
-        self.styles = styles
-        self.cells = _cell_patterns(styles)
-        self.r_first: bool | None = None
         self.rows_tagged = 0
         self.rows_numbered = 0
         self.widest = b""
 
     def feed(self, body: bytes) -> None:
         meta = self.meta
-        if self.r_first is None:
-            self.r_first = _FIRST_NOT_R.search(body) is None
         self.rows_tagged += len(_ROW_TAG.findall(body))
         numbers = _ROW_NUMBER.findall(body)
         self.rows_numbered += len(numbers)
         if numbers:
             meta.max_row = max(meta.max_row, max(map(int, numbers)))
+        if len(self.widest) < 3 and _COLUMN_2_OR_3.search(body) is None:
+            return  # single letters only, as in most books: one pass, not two
         # Letters of one length compare like the columns they name; longer is further right.
         for letters, pattern in ((3, _COLUMN_3), (2, _COLUMN_2)):
             if len(self.widest) > letters:
@@ -228,6 +243,28 @@ class _SheetScan:
                 if len(best) > len(self.widest) or best > self.widest:
                     self.widest = best
                 break
+
+    @property
+    def numbered(self) -> bool:
+        return self.rows_numbered >= self.rows_tagged
+
+    @property
+    def lower_bound_cells(self) -> int:
+        return self.meta.max_row * (column_number(self.widest) if self.widest else 1)
+
+
+class _Hints:
+    """Outline levels and code formats, by row number and column."""
+
+    def __init__(self, meta: SheetMeta, styles: dict[int, str]) -> None:
+        self.meta = meta
+        self.styles = styles
+        self.cells = _cell_patterns(styles)
+        self.r_first: bool | None = None
+
+    def feed(self, body: bytes) -> None:
+        if self.r_first is None:
+            self.r_first = _FIRST_NOT_R.search(body) is None
         if self.r_first:
             self._hints_r_first(body)
         else:
@@ -239,9 +276,16 @@ class _SheetScan:
             if level != b"0":
                 levels[int(row) - 1] = int(level)
         if self.cells is not None:
+            # Few cells carry a code style: find the style, then look back at its tag, rather
+            # than match the reference of every cell of the sheet.
             formats, styles = self.meta.number_formats, self.styles
-            for column, row, style in self.cells[0].findall(body):
-                formats[(int(row) - 1, column_number(column) - 1)] = styles[int(style)]
+            for match in self.cells[0].finditer(body):
+                end = match.start()
+                start = body.rfind(b"<", 0, end)
+                ref = _CELL_R_THEN_S.fullmatch(body, start, end) if start >= 0 else None
+                if ref is not None:
+                    row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
+                    formats[(row, column)] = styles[int(match.group(1))]
 
     def _hints_any_order(self, body: bytes) -> None:
         for match in _LEVEL_ANY_ORDER.finditer(body):
@@ -255,15 +299,13 @@ class _SheetScan:
                     row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
                     self.meta.number_formats[(row, column)] = self.styles[int(match.group(1))]
 
-    @property
-    def lower_bound_cells(self) -> int:
-        return self.meta.max_row * (column_number(self.widest) if self.widest else 1)
 
-
-def _bodies(package: _Package, part: str) -> Iterator[bytes]:
+def _bodies(package: _Package, part: str, stop: threading.Event | None = None) -> Iterator[bytes]:
     """The member in chunks cut before the last ``<``, so that no tag is split."""
     tail = b""
     for chunk in package.chunks(part):
+        if stop is not None and stop.is_set():
+            raise _Stopped
         buffer = tail + chunk
         cut = buffer.rfind(b"<")
         if cut <= 0:
@@ -275,38 +317,82 @@ def _bodies(package: _Package, part: str) -> Iterator[bytes]:
         yield tail
 
 
-def scan_sheet(
-    package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
+class _Stopped(Exception):
+    """The reader no longer wants the scan."""
+
+
+def scan_extent(
+    package: _Package,
+    name: str,
+    part: str,
+    limits: WorkbookLimits,
+    stop: threading.Event | None = None,
 ) -> SheetMeta:
+    """The sheet's extent; levels and formats are left to ``scan_hints``. ``meta.cells`` above
+    ``limits.max_cells`` means the sheet is too large (the scan stops as soon as it knows)."""
     meta = SheetMeta(name=name, part=part)
-    scan = _SheetScan(meta, styles)
-    for body in _bodies(package, part):
-        scan.feed(body)
-        if scan.lower_bound_cells > limits.max_cells:
-            meta.max_column = column_number(scan.widest) if scan.widest else 1
+    extent = _Extent(meta)
+    for body in _bodies(package, part, stop):
+        extent.feed(body)
+        if extent.lower_bound_cells > limits.max_cells:
+            meta.max_column = column_number(extent.widest) if extent.widest else 1
             return meta  # too large already; the caller skips the sheet
-    if scan.rows_numbered < scan.rows_tagged:
-        # Rows without r="" are numbered by position, which this scan does not follow:
-        # without trustworthy row numbers the levels could land on the wrong rows.
-        meta.outline_levels.clear()
-        meta.number_formats.clear()
-        meta.max_row = max(meta.max_row, scan.rows_tagged)
-    if scan.widest:
-        meta.max_column = column_number(scan.widest)
+    meta.numbered = extent.numbered
+    if not extent.numbered:
+        # Rows without r="" are numbered by position, which these scans do not follow.
+        meta.max_row = max(meta.max_row, extent.rows_tagged)
+    if extent.widest:
+        meta.max_column = column_number(extent.widest)
     elif meta.max_row * 26 > limits.max_cells:
         # Only a sheet this long is worth a second pass for the exact width.
-        meta.max_column = _single_letter_width(package, part)
+        meta.max_column = _single_letter_width(package, part, stop)
     else:
         meta.max_column = 26
     return meta
 
 
-def _single_letter_width(package: _Package, part: str) -> int:
+def scan_hints(
+    package: _Package, meta: SheetMeta, styles: dict[int, str], stop: threading.Event | None = None
+) -> None:
+    """Outline levels and code formats into ``meta``, for a sheet ``scan_extent`` found within
+    the limits. Without trustworthy row numbers the levels could land on the wrong rows: such
+    a sheet gets none."""
+    if not meta.numbered:
+        return
+    hints = _Hints(meta, styles)
+    for body in _bodies(package, meta.part, stop):
+        hints.feed(body)
+
+
+def scan_sheet(
+    package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
+) -> SheetMeta:
+    meta = scan_extent(package, name, part, limits)
+    if meta.cells <= limits.max_cells:
+        scan_hints(package, meta, styles)
+    return meta
+
+
+def _single_letter_width(package: _Package, part: str, stop: threading.Event | None) -> int:
     widest = b""
-    for body in _bodies(package, part):
+    for body in _bodies(package, part, stop):
         if found := _COLUMN_1.findall(body):
             widest = max(widest, max(found))
     return column_number(widest) if widest else 1
+
+
+@contextmanager
+def _package_errors() -> Iterator[None]:
+    """What zipfile and zlib raise for a damaged or encrypted package, as RecognitionError."""
+    try:
+        yield
+    except RecognitionError:
+        raise
+    except RuntimeError as exc:
+        # zipfile's answer to a member encrypted with a zip password.
+        raise RecognitionError(ErrorCode.UNREADABLE, f"Книга защищена паролем ({exc})") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+        raise _damaged("архив не распаковывается", exc) from None
 
 
 def read_meta(
@@ -315,14 +401,123 @@ def read_meta(
     """Per sheet name in ``names``: its outline levels, code formats and extent."""
     package = _Package(archive)
     wanted = set(names)
-    try:
-        parts = [(name, part) for name, part in _sheet_parts(package) if name in wanted]
+    with _package_errors():
+        parts = [part for part in _sheet_parts(package) if part.name in wanted]
         styles = code_styles(package.read_small("xl/styles.xml"))
-        return {name: scan_sheet(package, name, part, styles, limits) for name, part in parts}
-    except RecognitionError:
-        raise
-    except RuntimeError as exc:
-        # zipfile's answer to a member encrypted with a zip password.
-        raise RecognitionError(ErrorCode.UNREADABLE, f"Книга защищена паролем ({exc})") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
-        raise _damaged("архив не распаковывается", exc) from None
+        return {p.name: scan_sheet(package, p.name, p.member, styles, limits) for p in parts}
+
+
+class SheetScanner:
+    """``read_meta`` in a thread, sheet by sheet: first a sheet's extent, which the reader
+    waits for before it lets calamine load the sheet, then its levels and formats, scanned
+    while calamine loads it (calamine parses without holding the GIL).
+
+    The scan starts before the reader knows which sheets it reads (calamine is still opening
+    the book): until ``want`` names them it takes the visible worksheets of workbook.xml in
+    order, which is what the reader asks for in all but odd books. Results, and any error,
+    are handed over per sheet; ``close`` stops the thread and waits for it.
+    """
+
+    def __init__(self, archive: zipfile.ZipFile, limits: WorkbookLimits) -> None:
+        self._package = _Package(archive)
+        self._limits = limits
+        self._lock = threading.Lock()
+        self._futures: dict[str, tuple[Future[SheetMeta | None], Future[SheetMeta | None]]] = {}
+        self._finished = False
+        self._wanted: set[str] | None = None
+        self._named = threading.Event()
+        self._ready = threading.Event()
+        self._setup_error: BaseException | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="xlsx-meta", daemon=True)
+        self._thread.start()
+
+    def want(self, names: Collection[str]) -> None:
+        """The sheets the reader reads; no other is scanned from now on. Raises what reading
+        the package's list of sheets and its styles raised, as ``read_meta`` would."""
+        self._wanted = set(names)
+        self._named.set()
+        self._ready.wait()
+        if self._setup_error is not None:
+            raise self._setup_error
+
+    def extent(self, name: str) -> SheetMeta | None:
+        """The sheet's extent (levels and formats may still be coming in); None for a sheet
+        the package does not have."""
+        return self._pair(name)[0].result()
+
+    def hints(self, name: str) -> SheetMeta | None:
+        """The sheet's extent, levels and formats, complete."""
+        return self._pair(name)[1].result()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._named.set()
+        self._thread.join()
+
+    def _pair(self, name: str) -> tuple[Future[SheetMeta | None], Future[SheetMeta | None]]:
+        with self._lock:
+            pair = self._futures.get(name)
+            if pair is None:
+                pair = self._futures[name] = (Future(), Future())
+                if self._finished:
+                    for future in pair:
+                        future.set_result(None)  # not in the package
+            return pair
+
+    def _run(self) -> None:
+        try:
+            with _package_errors():
+                parts = _sheet_parts(self._package)
+                styles = code_styles(self._package.read_small("xl/styles.xml"))
+        except BaseException as exc:  # handed to the reader, which raises it
+            self._setup_error = exc
+            self._ready.set()
+            self._finish(exc)
+            return
+        self._ready.set()
+        try:
+            with _package_errors():
+                done: set[str] = set()
+                for part in parts:
+                    wanted = self._wanted
+                    if part.name in done or not (
+                        part.shown if wanted is None else part.name in wanted
+                    ):
+                        continue
+                    self._scan(part, styles)
+                    done.add(part.name)
+                self._named.wait()
+                wanted = self._wanted or set()
+                for part in parts:
+                    if part.name in wanted and part.name not in done:
+                        self._scan(part, styles)
+                        done.add(part.name)
+        except _Stopped:
+            pass
+        except BaseException as exc:  # handed to the reader, which raises it
+            self._finish(exc)
+            return
+        self._finish(None)
+
+    def _scan(self, part: _SheetPart, styles: dict[int, str]) -> None:
+        if self._stop.is_set():
+            raise _Stopped
+        extent, hints = self._pair(part.name)
+        meta = scan_extent(self._package, part.name, part.member, self._limits, self._stop)
+        extent.set_result(meta)
+        if meta.cells <= self._limits.max_cells:
+            scan_hints(self._package, meta, styles, self._stop)
+        hints.set_result(meta)
+
+    def _finish(self, error: BaseException | None) -> None:
+        with self._lock:
+            self._finished = True
+            for pair in self._futures.values():
+                for future in pair:
+                    if future.done():
+                        continue
+                    if error is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(error)
