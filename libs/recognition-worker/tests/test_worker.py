@@ -21,7 +21,7 @@ from recognition_contract import (
     result_msg_id,
     validate_result_file,
 )
-from recognition_worker import Worker
+from recognition_worker.fixtures import submit
 from recognition_worker.testing import (
     ResultCollector,
     outcome_after_outage,
@@ -30,20 +30,6 @@ from recognition_worker.testing import (
 )
 
 pytestmark = pytest.mark.timeout(60)
-
-
-async def submit(
-    worker: Worker,
-    collector: ResultCollector,
-    source: bytes | None,
-    **request: Any,
-) -> dict[str, Any]:
-    """Store ``source`` (unless None: a missing object) and publish its request."""
-    payload = request_payload(bucket=worker.storage.bucket, **request)
-    if source is not None:
-        await worker.storage.put(payload["s3"]["key"], source)
-    await collector.publish(worker.subject, payload)
-    return payload
 
 
 def codes(received: list[Any]) -> list[tuple[str, str | None]]:
