@@ -7,6 +7,11 @@ Sheet XML is scanned as a byte stream with regular expressions, one chunk at a t
 elements needed are flat and attribute-only, and a scan in C keeps up with calamine's own
 read where a Python-level XML parser would double it. Shared strings are never read (1C
 writes ``xl/SharedStrings.xml`` with a capital S; nothing here depends on it).
+
+Each sheet is scanned twice: for its extent, which must be known before calamine loads the
+sheet, then for levels and formats, which are needed only once it has. ``SheetScanner`` runs
+both in a thread, so that they overlap calamine opening the book and loading the sheet
+(calamine does that without the GIL); ``read_meta`` runs them in turn.
 """
 
 from __future__ import annotations
