@@ -310,3 +310,39 @@ async def test_bad_input_is_dropped_and_the_consumer_survives(
     file_id, job_id = await _published_job(core)
     await stub_service.send(job_id, file_id, "processing")
     await wait_until(lambda: _status(core, job_id, "processing"))
+
+
+async def test_ack_that_overtakes_the_outbox_commit_is_applied(make_core_settings) -> None:
+    """A fast service acks while the outbox's transaction still holds the job as queued; the
+    ack waits for that commit instead of missing the row."""
+    import asyncio
+
+    import psycopg
+
+    from arm_core.exchange.commands import AckJob
+
+    settings = make_core_settings(nats_enabled=False)
+    dsn = settings.database_dsn
+    file_id, job_id = await insert_file_with_job(dsn)
+    async with run_core(settings) as core:
+        async with await psycopg.AsyncConnection.connect(dsn) as outbox:
+            await outbox.execute(
+                "SELECT id FROM recognition_job WHERE id = %s FOR UPDATE", (job_id,)
+            )
+            ack = asyncio.create_task(
+                core.runtime.inbox.apply_ack(
+                    AckJob(job_id, file_id, "tabular-parser", "2.0.0", f"ack:{job_id}:1")
+                )
+            )
+            await asyncio.sleep(0.3)
+            assert not ack.done()
+            await outbox.execute(
+                "UPDATE recognition_job SET status = 'published', published_at = now(),"
+                " reply_deadline = now() + interval '1 minute' WHERE id = %s",
+                (job_id,),
+            )
+            await outbox.commit()
+        assert await asyncio.wait_for(ack, 5) == "applied"
+    job = await job_row(dsn, job_id)
+    assert (job["status"], job["service_name"]) == ("processing", "tabular-parser")
+    assert (await file_row(dsn, file_id))["status"] == "PROCESSING"

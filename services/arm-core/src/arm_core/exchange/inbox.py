@@ -58,8 +58,6 @@ SELECT id, file_id, attempt, status, result_msg_id
    FOR UPDATE
 """
 
-JOB_STATUS = "SELECT file_id, attempt, status FROM recognition_job WHERE id = %(job_id)s"
-
 REGISTER_OBJECT = """
 INSERT INTO s3_object (bucket, key, bucket_role, content_type, created_by)
 VALUES (%(bucket)s, %(key)s, %(role)s, %(content_type)s, %(created_by)s)
@@ -173,35 +171,37 @@ class Inbox:
         log.error("inbox_message_lost", job_id=str(command.job_id), file_id=str(command.file_id))
 
     async def apply_ack(self, ack: AckJob) -> str:
-        async with self._pool.connection() as conn:
-            row = await (
-                await conn.execute(
-                    ACK,
-                    {
-                        "job_id": ack.job_id,
-                        "file_id": ack.file_id,
-                        "service_name": ack.service_name,
-                        "service_version": ack.service_version,
-                    },
-                )
-            ).fetchone()
-            if row is not None:
-                outcome = "applied"
+        async with self._pool.connection() as conn, conn.transaction():
+            # Lock first: a fast service can ack before the outbox has committed ``published``;
+            # the lock waits for that commit, where a filtered UPDATE would just miss the row.
+            job = await (await conn.execute(JOB_FOR_UPDATE, {"job_id": ack.job_id})).fetchone()
+            outcome = self._classify_ack(job, ack)
+            if outcome == "apply":
+                row = await (
+                    await conn.execute(
+                        ACK,
+                        {
+                            "job_id": ack.job_id,
+                            "file_id": ack.file_id,
+                            "service_name": ack.service_name,
+                            "service_version": ack.service_version,
+                        },
+                    )
+                ).fetchone()
+                outcome = "applied" if row is not None else "ignored"
                 log.info(
                     "job_acked",
                     job_id=str(ack.job_id),
                     file_id=str(ack.file_id),
-                    attempt=row["attempt"],
+                    attempt=row["attempt"] if row else None,
                     service=ack.service_name,
-                    file_processing=row["file_processing"],
+                    file_processing=row["file_processing"] if row else False,
                 )
-            else:
-                outcome = await self._ack_not_applied(conn, ack)
         self._metrics.acks.labels(outcome).inc()
         return outcome
 
-    async def _ack_not_applied(self, conn: Connection, ack: AckJob) -> str:
-        job = await (await conn.execute(JOB_STATUS, {"job_id": ack.job_id})).fetchone()
+    @staticmethod
+    def _classify_ack(job: dict[str, Any] | None, ack: AckJob) -> str:
         ids = {"job_id": str(ack.job_id), "file_id": str(ack.file_id)}
         if job is None:
             log.warning("ack_for_unknown_job", **ids)
@@ -209,6 +209,8 @@ class Inbox:
         if job["file_id"] != ack.file_id:
             log.warning("ack_file_mismatch", job_file_id=str(job["file_id"]), **ids)
             return "bad"
+        if job["status"] == "published":
+            return "apply"
         if job["status"] == "processing":
             log.debug("ack_duplicate", attempt=job["attempt"], **ids)
             return "duplicate"
