@@ -6,6 +6,7 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Literal
 
 from document_extraction.accounts import UNKNOWN_CHART, detect_chart
@@ -79,8 +80,9 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             titles = read_titles(grid.rows, osv_header.first_row)
             document = build_osv(grid, osv_header, titles)
             documents.append(document)
+            # (code, name) of the rows with a code, without a Python-level loop of our own.
             chart = detect_chart(
-                (row["code"], row["name"]) for row in document["rows"] if row["code"]
+                filter(itemgetter(0), map(itemgetter("code", "name"), document["rows"]))
             )
             charts.add(chart)
             continue
