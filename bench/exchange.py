@@ -159,6 +159,8 @@ async def run(workdir: Path) -> None:
                 "reply_timeout_seconds": 600,
                 "ack_timeout_seconds": 60,
                 "log_json": True,
+                # The exchange alone: the stub writes no result files for mapping to read.
+                "mapping_enabled": False,
             }
             values.update(overrides)
             return CoreSettings(**values)  # type: ignore[arg-type]

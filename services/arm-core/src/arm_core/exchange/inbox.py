@@ -171,32 +171,32 @@ class Inbox:
         log.error("inbox_message_lost", job_id=str(command.job_id), file_id=str(command.file_id))
 
     async def apply_ack(self, ack: AckJob) -> str:
-        async with self._pool.connection() as conn, conn.transaction():
-            # Lock first: a fast service can ack before the outbox has committed ``published``;
-            # the lock waits for that commit, where a filtered UPDATE would just miss the row.
-            job = await (await conn.execute(JOB_FOR_UPDATE, {"job_id": ack.job_id})).fetchone()
-            outcome = self._classify_ack(job, ack)
-            if outcome == "apply":
-                row = await (
-                    await conn.execute(
-                        ACK,
-                        {
-                            "job_id": ack.job_id,
-                            "file_id": ack.file_id,
-                            "service_name": ack.service_name,
-                            "service_version": ack.service_version,
-                        },
-                    )
-                ).fetchone()
-                outcome = "applied" if row is not None else "ignored"
-                log.info(
-                    "job_acked",
-                    job_id=str(ack.job_id),
-                    file_id=str(ack.file_id),
-                    attempt=row["attempt"] if row else None,
-                    service=ack.service_name,
-                    file_processing=row["file_processing"] if row else False,
-                )
+        params = {
+            "job_id": ack.job_id,
+            "file_id": ack.file_id,
+            "service_name": ack.service_name,
+            "service_version": ack.service_version,
+        }
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(ACK, params)).fetchone()
+            outcome = "applied" if row is not None else None
+            if outcome is None:
+                # A fast service can ack before the outbox has committed ``published``: the
+                # guarded UPDATE then misses the row. Locking it waits for that commit.
+                job = await (await conn.execute(JOB_FOR_UPDATE, {"job_id": ack.job_id})).fetchone()
+                outcome = self._classify_ack(job, ack)
+                if outcome == "apply":
+                    row = await (await conn.execute(ACK, params)).fetchone()
+                    outcome = "applied" if row is not None else "ignored"
+        if row is not None:
+            log.info(
+                "job_acked",
+                job_id=str(ack.job_id),
+                file_id=str(ack.file_id),
+                attempt=row["attempt"],
+                service=ack.service_name,
+                file_processing=row["file_processing"],
+            )
         self._metrics.acks.labels(outcome).inc()
         return outcome
 
