@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -22,6 +22,12 @@ from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.numbers import CENTS_LIMIT, FRACTIONS, Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
+
+try:
+    from document_extraction._osvbody import plain_rows as _kernel
+except ImportError:  # built without a C compiler: the loop below reads every row itself
+    _kernel = None  # type: ignore[assignment]
+plain_rows: Callable[..., tuple[int, int, int | None]] | None = _kernel
 
 _SIGNATURE = re.compile(
     r"главный бухгалтер|руководитель|бухгалтер|исполнитель|ответственн|подпись|директор"
@@ -47,7 +53,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     label_col = header.label_col
     name_col = header.name_col
     indicator_col = header.indicator_col
-    money_cols = [header.money[f] for f in MONEY_FIELDS]
+    money_cols = tuple(header.money[f] for f in MONEY_FIELDS)
     money_of = itemgetter(*money_cols)
     money_width = max(money_cols) + 1
     formats = grid.number_formats
@@ -127,7 +133,44 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     low, high = -CENTS_LIMIT, CENTS_LIMIT
     fractions = FRACTIONS
     number = 0
+    # The C kernel takes over runs of common rows and stops at the first row this loop must
+    # see; it shares the loop's state (the lists and dicts, number, base). Its rows are the
+    # ones the loop would write the same way, so the result does not depend on it.
+    kernel = (
+        plain_rows
+        if plain_sheet
+        and indicator_col is None
+        and type(rows) is list
+        and (not use_outline or type(outline) is dict)
+        else None
+    )
+    resume = body_start
     for index in range(body_start, len(rows)):
+        if index < resume:
+            continue
+        if kernel is not None:
+            resume, number, base = kernel(
+                rows,
+                index,
+                label_col,
+                name_col,
+                money_cols,
+                sheet_name,
+                number,
+                outline if use_outline else None,
+                stack,
+                base,
+                codes,
+                out_rows,
+                confidences,
+                row_indices,
+                row_amounts,
+                top_rows,
+                children,
+            )
+            if resume > index:
+                last_index = resume - 1
+                continue
         row = rows[index]
         width = len(row)
         label_cell = row[label_col] if label_col < width else None

@@ -1,0 +1,579 @@
+/* The common rows of a trial balance body, in C: what build_osv's loop does for a row whose
+ * label is a plain code ("60.01"), whose name is plain text and whose six amounts are numbers
+ * with at most two decimals or empty, on a sheet read from a workbook. The loop in osv.py is
+ * the reference: it handles every row, and this kernel takes over only rows it can treat
+ * exactly as that loop would, stopping at the first other row (a total, a text amount, a
+ * failed balance, an empty or signature row...) so that Python handles it. Both share the
+ * same state: the lists and dicts are mutated in place, the counters are returned. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+
+#define MONEY 6
+/* Beyond this a double no longer holds every cent exactly (numbers.CENTS_LIMIT). */
+#define CENTS_LIMIT 1e13
+
+static PyObject *key_id, *key_parent, *key_kind, *key_level, *key_code, *key_name,
+    *key_confidence, *key_locator, *key_sheet, *key_row, *key_money[MONEY], *kind_account,
+    *attr_group, *attr_subconto_first, *attr_last_account, *full_confidence;
+
+static const char *money_names[MONEY] = {"opening_debit",  "opening_credit",
+                                         "turnover_debit", "turnover_credit",
+                                         "closing_debit",  "closing_credit"};
+
+/* numbers.read_cents' test for a float cell: finite, within the limit, and the double nearest
+ * to a two-decimal amount. Python's round() rounds half to even. */
+static int
+exact_cents(double value, long long *cents)
+{
+    if (!(value > -CENTS_LIMIT && value < CENTS_LIMIT)) {
+        return 0;
+    }
+    double scaled = value * 100.0;
+    double rounded = round(scaled);
+    if (fabs(scaled - rounded) == 0.5) {
+        rounded = 2.0 * round(scaled / 2.0);
+    }
+    if (rounded / 100.0 != value) {
+        return 0;
+    }
+    *cents = (long long)rounded;
+    return 1;
+}
+
+/* numbers.format_cents: "-1234.05", "0.00". */
+static PyObject *
+money_text(long long cents)
+{
+    char buffer[32];
+    char *end = buffer + sizeof(buffer);
+    char *p = end;
+    unsigned long long magnitude =
+        cents < 0 ? (unsigned long long)(-(cents + 1)) + 1 : (unsigned long long)cents;
+    unsigned long long units = magnitude / 100;
+    unsigned int fraction = (unsigned int)(magnitude % 100);
+    *--p = (char)('0' + fraction % 10);
+    *--p = (char)('0' + fraction / 10);
+    *--p = '.';
+    do {
+        *--p = (char)('0' + units % 10);
+        units /= 10;
+    } while (units);
+    if (cents < 0) {
+        *--p = '-';
+    }
+    Py_ssize_t length = end - p;
+    PyObject *text = PyUnicode_New(length, 127);
+    if (text != NULL) {
+        memcpy(PyUnicode_1BYTE_DATA(text), p, (size_t)length);
+    }
+    return text;
+}
+
+/* accounts.is_plain_code, for ASCII text: digits and dots, a digit second, no empty part. */
+static int
+is_plain_code(PyObject *text)
+{
+    if (!PyUnicode_IS_ASCII(text)) {
+        return 0;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    const Py_UCS1 *data = PyUnicode_1BYTE_DATA(text);
+    if (length < 2 || data[1] < '0' || data[1] > '9' || data[length - 1] == '.') {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS1 ch = data[i];
+        if (ch == '.') {
+            if (i + 1 < length && data[i + 1] == '.') {
+                return 0;
+            }
+        }
+        else if (ch < '0' || ch > '9') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The name as build_osv takes plain text: printable, no double space, ends trimmed; None when
+ * nothing is left. Sets *plain to 0 for text that needs text.clean instead. */
+static PyObject *
+plain_name(PyObject *cell, int *plain)
+{
+    *plain = 1;
+    if (!PyUnicode_Check(cell)) {
+        Py_RETURN_NONE; /* clean() of anything but text */
+    }
+    if (!PyUnicode_CheckExact(cell)) {
+        *plain = 0;
+        return NULL;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(cell);
+    int kind = PyUnicode_KIND(cell);
+    const void *data = PyUnicode_DATA(cell);
+    Py_UCS4 previous = 0;
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (!Py_UNICODE_ISPRINTABLE(ch) || (ch == ' ' && previous == ' ')) {
+            *plain = 0;
+            return NULL;
+        }
+        previous = ch;
+    }
+    Py_ssize_t start = 0, stop = length;
+    while (start < stop && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, start))) {
+        start++;
+    }
+    while (stop > start && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, stop - 1))) {
+        stop--;
+    }
+    if (start == stop) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_Substring(cell, start, stop);
+}
+
+/* A (number, level) pair of the hierarchy's state: both small ints by construction. */
+static int
+pair_of(PyObject *pair, long *first, long *second)
+{
+    if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "hierarchy state must hold (int, int) pairs");
+        return -1;
+    }
+    *first = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+    if (*first == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *second = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+    if (*second == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+make_pair(long first, long second)
+{
+    return Py_BuildValue("(ll)", first, second);
+}
+
+/* _CodeTree.place for an account row: the parent is the row of the longest known prefix
+ * (60.1.1 under 60.1, else 60), else the subconto group, else none. Returns the parent's
+ * number or -1 for none, and the new pair in *placed; -2 on error. */
+static long
+place_by_code(PyObject *codes, PyObject *group, PyObject *code, long number, long *level,
+              PyObject **placed)
+{
+    PyObject *found = NULL;
+    const Py_UCS1 *data = PyUnicode_1BYTE_DATA(code);
+    for (Py_ssize_t cut = PyUnicode_GET_LENGTH(code) - 1; cut > 0 && found == NULL; cut--) {
+        if (data[cut] != '.') {
+            continue;
+        }
+        PyObject *prefix = PyUnicode_Substring(code, 0, cut);
+        if (prefix == NULL) {
+            return -2;
+        }
+        found = PyDict_GetItemWithError(codes, prefix);
+        Py_DECREF(prefix);
+        if (found == NULL && PyErr_Occurred()) {
+            return -2;
+        }
+    }
+    if (found == NULL && group != Py_None) {
+        found = group;
+    }
+    long parent = -1;
+    *level = 0;
+    if (found != NULL) {
+        long found_level;
+        if (pair_of(found, &parent, &found_level) < 0) {
+            return -2;
+        }
+        *level = found_level + 1;
+    }
+    *placed = make_pair(number, *level);
+    if (*placed == NULL || PyDict_SetItem(codes, code, *placed) < 0) {
+        Py_XDECREF(*placed);
+        return -2;
+    }
+    return parent;
+}
+
+/* The outline-level hierarchy: the parent is the last row above with a lower level. */
+static long
+place_by_outline(PyObject *stack, long level, long number)
+{
+    Py_ssize_t size = PyList_GET_SIZE(stack);
+    long parent = -1;
+    while (size > 0) {
+        long top_level, top_number;
+        if (pair_of(PyList_GET_ITEM(stack, size - 1), &top_level, &top_number) < 0) {
+            return -2;
+        }
+        if (top_level < level) {
+            parent = top_number;
+            break;
+        }
+        if (PyList_SetSlice(stack, size - 1, size, NULL) < 0) {
+            return -2;
+        }
+        size--;
+    }
+    PyObject *pair = make_pair(level, number);
+    if (pair == NULL) {
+        return -2;
+    }
+    int failed = PyList_Append(stack, pair);
+    Py_DECREF(pair);
+    return failed ? -2 : parent;
+}
+
+static int
+append_new(PyObject *list, PyObject *item)
+{
+    if (item == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(list, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+static int
+set_new(PyObject *dict, PyObject *key, PyObject *value)
+{
+    if (value == NULL) {
+        return -1;
+    }
+    int failed = PyDict_SetItem(dict, key, value);
+    Py_DECREF(value);
+    return failed;
+}
+
+/* The contract row of an account row. */
+static PyObject *
+out_row(long number, long parent, long level, PyObject *code, PyObject *name,
+        const long long *cents, const int *filled, PyObject *sheet, Py_ssize_t index)
+{
+    /* Sized for its keys at once, as Python's own dict displays are: no resize on the way. */
+    PyObject *row = _PyDict_NewPresized(14);
+    if (row == NULL) {
+        return NULL;
+    }
+    if (set_new(row, key_id, PyLong_FromLong(number)) < 0) {
+        goto error;
+    }
+    if (parent < 0 ? PyDict_SetItem(row, key_parent, Py_None) < 0
+                   : set_new(row, key_parent, PyLong_FromLong(parent)) < 0) {
+        goto error;
+    }
+    if (PyDict_SetItem(row, key_kind, kind_account) < 0 ||
+        set_new(row, key_level, PyLong_FromLong(level)) < 0 ||
+        PyDict_SetItem(row, key_code, code) < 0 || PyDict_SetItem(row, key_name, name) < 0) {
+        goto error;
+    }
+    for (int k = 0; k < MONEY; k++) {
+        if (filled[k] ? set_new(row, key_money[k], money_text(cents[k])) < 0
+                      : PyDict_SetItem(row, key_money[k], Py_None) < 0) {
+            goto error;
+        }
+    }
+    if (PyDict_SetItem(row, key_confidence, full_confidence) < 0) {
+        goto error;
+    }
+    PyObject *locator = _PyDict_NewPresized(2);
+    if (locator == NULL || PyDict_SetItem(locator, key_sheet, sheet) < 0 ||
+        set_new(locator, key_row, PyLong_FromSsize_t(index + 1)) < 0) {
+        Py_XDECREF(locator);
+        goto error;
+    }
+    if (set_new(row, key_locator, locator) < 0) {
+        goto error;
+    }
+    return row;
+error:
+    Py_DECREF(row);
+    return NULL;
+}
+
+/* Adds the row's amounts to its parent's children (or the top-level rows) and to the rows. */
+static int
+record_amounts(const long long *cents, long parent, PyObject *top_rows, PyObject *children,
+               PyObject *row_amounts)
+{
+    PyObject *amounts = PyList_New(MONEY);
+    if (amounts == NULL) {
+        return -1;
+    }
+    for (int k = 0; k < MONEY; k++) {
+        PyObject *value = PyLong_FromLongLong(cents[k]);
+        if (value == NULL) {
+            Py_DECREF(amounts);
+            return -1;
+        }
+        PyList_SET_ITEM(amounts, k, value);
+    }
+    int failed;
+    if (parent < 0) {
+        failed = PyList_Append(top_rows, amounts);
+    }
+    else {
+        PyObject *key = PyLong_FromLong(parent);
+        PyObject *siblings = key == NULL ? NULL : PyDict_GetItemWithError(children, key);
+        if (key == NULL || (siblings == NULL && PyErr_Occurred())) {
+            failed = -1;
+        }
+        else if (siblings == NULL) {
+            PyObject *list = PyList_New(1);
+            failed = list == NULL;
+            if (list != NULL) {
+                Py_INCREF(amounts);
+                PyList_SET_ITEM(list, 0, amounts);
+                failed = set_new(children, key, list);
+            }
+        }
+        else {
+            failed = PyList_Append(siblings, amounts);
+        }
+        Py_XDECREF(key);
+    }
+    if (!failed) {
+        failed = PyList_Append(row_amounts, amounts);
+    }
+    Py_DECREF(amounts);
+    return failed ? -1 : 0;
+}
+
+PyDoc_STRVAR(plain_rows_doc,
+             "plain_rows(rows, start, label_col, name_col, money_cols, sheet, number, outline,\n"
+             "           stack, base, tree, out_rows, confidences, row_indices, row_amounts,\n"
+             "           top_rows, children) -> (stop, number, base)\n\n"
+             "Handles the rows from start on as build_osv would, up to the first row it leaves "
+             "to Python (stop).");
+
+static PyObject *
+plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 17) {
+        PyErr_SetString(PyExc_TypeError, "plain_rows takes 17 arguments");
+        return NULL;
+    }
+    PyObject *rows = args[0], *money_cols = args[4], *sheet = args[5], *outline = args[7],
+             *stack = args[8], *base_arg = args[9], *tree = args[10], *out_rows = args[11],
+             *confidences = args[12], *row_indices = args[13], *row_amounts = args[14],
+             *top_rows = args[15], *children = args[16];
+    Py_ssize_t start = PyLong_AsSsize_t(args[1]);
+    Py_ssize_t label_col = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t name_col = args[3] == Py_None ? -1 : PyLong_AsSsize_t(args[3]);
+    long number = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!PyList_Check(rows) || !PyTuple_Check(money_cols) || PyTuple_GET_SIZE(money_cols) != MONEY ||
+        !PyUnicode_Check(sheet) || (outline != Py_None && !PyDict_Check(outline)) ||
+        !PyList_Check(stack) || !PyList_Check(out_rows) || !PyList_Check(confidences) ||
+        !PyList_Check(row_indices) || !PyList_Check(row_amounts) || !PyList_Check(top_rows) ||
+        !PyDict_Check(children)) {
+        PyErr_SetString(PyExc_TypeError, "plain_rows: unexpected argument types");
+        return NULL;
+    }
+    Py_ssize_t columns[MONEY];
+    for (int k = 0; k < MONEY; k++) {
+        columns[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(money_cols, k));
+        if (columns[k] < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "plain_rows: negative column");
+            }
+            return NULL;
+        }
+    }
+    int has_base = base_arg != Py_None;
+    long base = has_base ? PyLong_AsLong(base_arg) : 0;
+    if (base == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *codes = NULL, *group = NULL, *last_account = NULL;
+    if (outline == Py_None) {
+        codes = PyObject_GetAttrString(tree, "codes");
+        group = codes == NULL ? NULL : PyObject_GetAttr(tree, attr_group);
+        if (group == NULL || !PyDict_Check(codes)) {
+            if (group != NULL) {
+                PyErr_SetString(PyExc_TypeError, "plain_rows: the code tree has no codes dict");
+            }
+            Py_XDECREF(codes);
+            Py_XDECREF(group);
+            return NULL;
+        }
+    }
+
+    Py_ssize_t count = PyList_GET_SIZE(rows);
+    Py_ssize_t index = start;
+    for (; index < count; index++) {
+        PyObject *row = PyList_GET_ITEM(rows, index);
+        PyObject **cells;
+        Py_ssize_t width;
+        if (PyList_CheckExact(row)) {
+            cells = ((PyListObject *)row)->ob_item;
+            width = PyList_GET_SIZE(row);
+        }
+        else if (PyTuple_CheckExact(row)) {
+            cells = ((PyTupleObject *)row)->ob_item;
+            width = PyTuple_GET_SIZE(row);
+        }
+        else {
+            break;
+        }
+        if (label_col >= width) {
+            break;
+        }
+        PyObject *code = cells[label_col];
+        if (!PyUnicode_CheckExact(code) || !is_plain_code(code)) {
+            break;
+        }
+        long long cents[MONEY];
+        int filled[MONEY], plain = 1, any = 0;
+        for (int k = 0; k < MONEY && plain; k++) {
+            PyObject *cell = columns[k] < width ? cells[columns[k]] : Py_None;
+            filled[k] = 0;
+            cents[k] = 0;
+            if (PyFloat_CheckExact(cell)) {
+                plain = exact_cents(PyFloat_AS_DOUBLE(cell), &cents[k]);
+                filled[k] = any = 1;
+            }
+            else if (!(cell == Py_None ||
+                       (PyUnicode_CheckExact(cell) && PyUnicode_GET_LENGTH(cell) == 0))) {
+                plain = 0;
+            }
+        }
+        /* An empty row may be a signature line; a failed balance gets a warning: Python's. */
+        if (!plain || !any ||
+            cents[0] - cents[1] + cents[2] - cents[3] != cents[4] - cents[5]) {
+            break;
+        }
+        PyObject *name = plain_name(
+            name_col >= 0 && name_col < width ? cells[name_col] : Py_None, &plain);
+        if (!plain) {
+            break;
+        }
+        if (name == NULL) {
+            goto error;
+        }
+        long level, parent;
+        number++;
+        if (outline == Py_None) {
+            PyObject *placed = NULL;
+            parent = place_by_code(codes, group, code, number, &level, &placed);
+            if (parent == -2) {
+                Py_DECREF(name);
+                goto error;
+            }
+            Py_XSETREF(last_account, placed);
+        }
+        else {
+            PyObject *key = PyLong_FromSsize_t(index);
+            PyObject *found = key == NULL ? NULL : PyDict_GetItemWithError(outline, key);
+            Py_XDECREF(key);
+            if (key == NULL || (found == NULL && PyErr_Occurred())) {
+                Py_DECREF(name);
+                goto error;
+            }
+            level = found == NULL ? 0 : PyLong_AsLong(found);
+            if (level == -1 && PyErr_Occurred()) {
+                Py_DECREF(name);
+                goto error;
+            }
+            parent = place_by_outline(stack, level, number);
+            if (parent == -2) {
+                Py_DECREF(name);
+                goto error;
+            }
+            if (!has_base || level < base) {
+                base = level;
+                has_base = 1;
+            }
+        }
+        PyObject *out = out_row(number, parent, level, code, name, cents, filled, sheet, index);
+        Py_DECREF(name);
+        if (out == NULL || append_new(out_rows, out) < 0 ||
+            record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
+            append_new(row_indices, PyLong_FromSsize_t(index)) < 0 ||
+            PyList_Append(confidences, full_confidence) < 0) {
+            goto error;
+        }
+    }
+    if (codes != NULL && last_account != NULL) {
+        /* What place() leaves behind: the first row placed decides that accounts come first. */
+        PyObject *first = PyObject_GetAttr(tree, attr_subconto_first);
+        int failed = first == NULL ||
+                     (first == Py_None && PyObject_SetAttr(tree, attr_subconto_first, Py_False) < 0) ||
+                     PyObject_SetAttr(tree, attr_last_account, last_account) < 0;
+        Py_XDECREF(first);
+        if (failed) {
+            goto error;
+        }
+    }
+    Py_XDECREF(codes);
+    Py_XDECREF(group);
+    Py_XDECREF(last_account);
+    if (has_base) {
+        return Py_BuildValue("(nll)", index, number, base);
+    }
+    return Py_BuildValue("(nlO)", index, number, Py_None);
+error:
+    Py_XDECREF(codes);
+    Py_XDECREF(group);
+    Py_XDECREF(last_account);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"plain_rows", (PyCFunction)(void (*)(void))plain_rows, METH_FASTCALL, plain_rows_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_osvbody",
+    "The common rows of a trial balance body in C (see build_osv).", -1, methods,
+};
+
+static PyObject *
+intern(const char *text)
+{
+    return PyUnicode_InternFromString(text);
+}
+
+PyMODINIT_FUNC
+PyInit__osvbody(void)
+{
+    key_id = intern("id");
+    key_parent = intern("parent");
+    key_kind = intern("kind");
+    key_level = intern("level");
+    key_code = intern("code");
+    key_name = intern("name");
+    key_confidence = intern("confidence");
+    key_locator = intern("locator");
+    key_sheet = intern("sheet");
+    key_row = intern("row");
+    kind_account = intern("account");
+    attr_group = intern("group");
+    attr_subconto_first = intern("subconto_first");
+    attr_last_account = intern("last_account");
+    full_confidence = PyLong_FromLong(100);
+    if (!key_id || !key_parent || !key_kind || !key_level || !key_code || !key_name ||
+        !key_confidence || !key_locator || !key_sheet || !key_row || !kind_account ||
+        !attr_group || !attr_subconto_first || !attr_last_account || !full_confidence) {
+        return NULL;
+    }
+    for (int k = 0; k < MONEY; k++) {
+        key_money[k] = intern(money_names[k]);
+        if (key_money[k] == NULL) {
+            return NULL;
+        }
+    }
+    return PyModule_Create(&module);
+}
