@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
+
+import pytest
+
+from recognition_worker.sandbox import Sandbox
 
 SCRIPT = """
 import asyncio, functools, os
@@ -30,3 +35,14 @@ def test_a_parent_run_from_stdin_can_use_the_sandbox() -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "sheet from-stdin"
+
+
+@pytest.mark.parametrize("cyclic_gc", [True, False])
+async def test_the_child_runs_the_cyclic_collector_as_configured(cyclic_gc: bool) -> None:
+    sandbox = Sandbox(concurrency=1, memory_bytes=1024**3, cyclic_gc=cyclic_gc)
+    sandbox.start()
+    try:
+        assert await sandbox.run(gc.isenabled, timeout=30) is cyclic_gc
+    finally:
+        sandbox.close()
+    assert gc.isenabled()  # the parent's collector is not touched

@@ -67,3 +67,7 @@ class Recognizer:
     preload: tuple[str, ...] = ()
     """Modules imported once by the process children are forked from, so that a job does not
     pay for importing them."""
+    cyclic_gc: bool = True
+    """Whether the job's child runs Python's cyclic garbage collector. A recognizer whose work
+    builds no reference cycles turns it off: the child exists for one job under a memory
+    limit, and each collection only walks the grids and documents again, freeing nothing."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import multiprocessing
 import multiprocessing.forkserver
@@ -91,9 +92,11 @@ def _limit_memory(memory_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _child(conn: Connection, task: Callable[[], Any], memory_bytes: int) -> None:
+def _child(conn: Connection, task: Callable[[], Any], memory_bytes: int, cyclic_gc: bool) -> None:
     """Body of the child: limits first, then the task; the outcome goes back pickled."""
     outcome: tuple[str, Any]
+    if not cyclic_gc:
+        gc.disable()
     try:
         _limit_memory(memory_bytes)
         outcome = ("ok", task())
@@ -130,7 +133,8 @@ class Sandbox:
     """Runs tasks in children, at most ``concurrency`` at once.
 
     A task is a picklable zero-argument callable (a ``functools.partial`` of a module-level
-    function); its value must be picklable too.
+    function); its value must be picklable too. ``cyclic_gc=False`` runs the children without
+    the cyclic garbage collector (see ``Recognizer.cyclic_gc``).
     """
 
     def __init__(
@@ -139,8 +143,10 @@ class Sandbox:
         concurrency: int,
         memory_bytes: int,
         preload: Sequence[str] = (),
+        cyclic_gc: bool = True,
     ) -> None:
         self._memory_bytes = memory_bytes
+        self._cyclic_gc = cyclic_gc
         self._preload = list(preload)
         self._ctx = multiprocessing.get_context("forkserver")
         self._executor = ThreadPoolExecutor(
@@ -184,7 +190,7 @@ class Sandbox:
         receiver, sender = self._ctx.Pipe(duplex=False)
         process = _Child(
             target=_child,
-            args=(sender, task, self._memory_bytes),
+            args=(sender, task, self._memory_bytes, self._cyclic_gc),
             name="recognition",
             daemon=True,
         )

@@ -110,6 +110,7 @@ class Worker:
             concurrency=settings.worker_concurrency,
             memory_bytes=settings.job_memory_bytes,
             preload=recognizer.preload,
+            cyclic_gc=recognizer.cyclic_gc,
         )
         self._tasks: set[asyncio.Task[object]] = set()
         self._stopping = False

@@ -22,6 +22,8 @@ def recognizer(settings: TabularSettings) -> Recognizer:
         file_types=FILE_TYPES,
         recognize=functools.partial(recognize, settings.workbook_limits),
         preload=("tabular_parser.recognize",),
+        # Cell lists, amounts and result dicts: no reference cycles for a collector to find.
+        cyclic_gc=False,
     )
 
 
