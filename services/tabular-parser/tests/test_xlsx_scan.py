@@ -1,6 +1,7 @@
 """The XLSX sheet scan (outline levels, code formats, extent) on sheet XML as writers other
 than xlsxwriter lay it out, and the scan running beside calamine: same results as the
-sequential scan, errors handed to the reader, no thread left behind."""
+sequential scan, errors handed to the reader, no thread left behind. Every test runs with the
+C scanner and with the regular expressions it stands in for."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from recognition_contract import ErrorCode, FileType
 from recognition_worker import RecognitionError
 from tabular_parser import testing as books
+from tabular_parser import xlsx_meta
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.recognize import recognize
 from tabular_parser.testing import Sheet
@@ -24,6 +26,14 @@ LIMITS = WorkbookLimits()
 SHEET = books.general_osv(accounts=3, subaccounts=3)
 CODE_FORMATS = {key: fmt for key, fmt in SHEET.formats.items() if fmt == books.CODE_FORMAT}
 SHEET_XML = "xl/worksheets/sheet1.xml"
+
+
+@pytest.fixture(params=["c", "expressions"], autouse=True)
+def scanner_kind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    kind: str = request.param
+    if kind == "expressions":
+        monkeypatch.setattr(xlsx_meta, "scan_in_c", None)
+    return kind
 
 
 def edited(edit: Callable[[bytes], bytes], sheets: list[Sheet] | None = None) -> bytes:
@@ -157,3 +167,66 @@ def test_the_scan_stops_when_the_reader_gives_up() -> None:
         scanner = SheetScanner(archive, LIMITS)
         scanner.close()  # before the reader named a sheet, as when calamine cannot open the book
     assert _scanner_threads() == []
+
+
+def _c_only(kind: str) -> None:
+    if kind != "c":
+        pytest.skip("a test of the C scanner")
+
+
+def test_the_c_scanner_is_built(scanner_kind: str) -> None:
+    _c_only(scanner_kind)
+    # A build without a C compiler would fall back to the expressions, silently slower.
+    from tabular_parser import _sheetxml
+
+    assert xlsx_meta.scan_in_c is _sheetxml.scan
+
+
+def test_both_scanners_find_the_same_levels_formats_and_rows(
+    scanner_kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _c_only(scanner_kind)
+    sheet = books.general_osv(accounts=12, subaccounts=30)
+    for data in (books.xlsx([sheet]), books.xlsx([sheet], capital_shared_strings=True)):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            fast = read_meta(archive, LIMITS, ["ОСВ"])["ОСВ"]
+            with monkeypatch.context() as patch:
+                patch.setattr(xlsx_meta, "scan_in_c", None)
+                reference = read_meta(archive, LIMITS, ["ОСВ"])["ОСВ"]
+        assert fast.outline_levels == reference.outline_levels == sheet.outline
+        assert fast.number_formats == reference.number_formats
+        assert (fast.max_row, fast.numbered) == (reference.max_row, reference.numbered)
+        # The expressions bound single-letter columns by Z; the C scanner counts them.
+        assert fast.max_column <= reference.max_column
+        assert fast.max_column == max(len(row) for row in sheet.rows)
+
+
+def _requoted(body: bytes) -> bytes:
+    body = re.sub(rb'<c r="([A-Z]+[0-9]+)" s="([0-9]+)"', rb"<c r='\1' t='n' s='\2'", body)
+    return re.sub(rb'outlineLevel="([0-9]+)"', rb"outlineLevel = '\1'", body)
+
+
+def test_the_c_scanner_reads_any_quoting_and_attribute_between(scanner_kind: str) -> None:
+    _c_only(scanner_kind)
+    # Single quotes, spaces around "=", a type attribute between the reference and the style.
+    data = edited(_requoted)
+    meta = scanned(data, ["ОСВ"])["ОСВ"]
+    assert meta is not None
+    assert meta.number_formats == CODE_FORMATS
+    assert meta.outline_levels == SHEET.outline
+
+
+def test_a_cell_beyond_its_row_counts_for_the_extent(scanner_kind: str) -> None:
+    _c_only(scanner_kind)
+    # The row says 7, the cell says 1048576: calamine places the cell by its reference, so
+    # the sheet spans a million rows x 16384 columns and must not be loaded.
+    data = edited(lambda body: body.replace(b'<c r="A7"', b'<c r="XFD1048576"', 1))
+    meta = scanned(data, ["ОСВ"])["ОСВ"]
+    assert meta is not None
+    assert meta.max_row == 1_048_576
+    assert meta.max_column == 16_384
+    assert meta.cells > LIMITS.max_cells
+    with pytest.raises(RecognitionError) as caught:
+        recognize(LIMITS, FileType.XLSX, data, "book.xlsx")
+    assert caught.value.code is ErrorCode.UNREADABLE
+    assert "занимает 1048576 строк × 16384 столбцов" in caught.value.message
