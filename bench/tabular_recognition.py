@@ -7,6 +7,10 @@ scan, calamine, grids); "recognise" adds the extraction of documents from the gr
 adds building, validating and encoding the result file, i.e. the whole work of the
 sandboxed child. Target: recognise within 1.5x of read.
 
+Every kind runs as tabular-parser's sandboxed child runs its job: without the cyclic garbage
+collector (``Recognizer.cyclic_gc``), the bare read included, so that work is compared with
+work. "recognise+gc" is the same recognition with the collector on, for reference.
+
 Wall time is what the target is about; CPU time (all threads of the process) is printed
 beside it because the reader scans the XLSX XML in a thread while calamine works, so on a
 busy machine the wall time depends on a free second core, and the CPU time tells what the
@@ -30,6 +34,7 @@ from typing import Any
 ROWS = int(os.environ.get("ROWS", "100000"))
 RUNS = int(os.environ.get("RUNS", "3"))
 ACCOUNTS = 20
+KINDS = ("read", "grids", "recognise", "recognise+gc", "job")
 
 
 def _status_mib(field: str) -> float:
@@ -49,6 +54,7 @@ def _reset_peak() -> None:
 
 def _measure(kind: str, path: str) -> dict[str, Any]:
     import functools
+    import gc
     import io
     import uuid
 
@@ -62,6 +68,8 @@ def _measure(kind: str, path: str) -> dict[str, Any]:
     from tabular_parser.workbook import read_workbook
 
     data = Path(path).read_bytes()
+    if kind != "recognise+gc":
+        gc.disable()
     _reset_peak()
     baseline = _status_mib("VmRSS")
     started = time.perf_counter()
@@ -77,7 +85,7 @@ def _measure(kind: str, path: str) -> dict[str, Any]:
     elif kind == "grids":
         grids = read_workbook(data, sniff(data), WorkbookLimits()).grids
         extra["rows"] = sum(len(grid.rows) for grid in grids)
-    elif kind == "recognise":
+    elif kind in ("recognise", "recognise+gc"):
         recognition = recognize(WorkbookLimits(), FileType.XLSX, data, "osv.xlsx")
         extra["rows"] = sum(len(d["rows"]) for d in recognition.documents)
         extra["status"] = recognition.status
@@ -134,40 +142,45 @@ def main() -> None:
             f"built in {time.perf_counter() - started:.1f} s",
             flush=True,
         )
+        # Kinds take turns, run after run: a machine that speeds up or slows down meanwhile
+        # (a shared host) then weighs on every kind alike, and each run gives a paired ratio.
+        runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+        for _ in range(RUNS):
+            for kind in KINDS:
+                runs[kind].append(_run(kind, path))
         medians: dict[str, dict[str, Any]] = {}
-        for kind in ("read", "grids", "recognise", "job"):
-            runs = [_run(kind, path) for _ in range(RUNS)]
-            seconds = statistics.median(r["seconds"] for r in runs)
-            cpu = statistics.median(r["cpu_seconds"] for r in runs)
-            peak = statistics.median(r["peak_mib"] for r in runs)
-            base = statistics.median(r["baseline_mib"] for r in runs)
+        for kind in KINDS:
+            done = runs[kind]
+            seconds = statistics.median(r["seconds"] for r in done)
+            cpu = statistics.median(r["cpu_seconds"] for r in done)
+            peak = statistics.median(r["peak_mib"] for r in done)
+            base = statistics.median(r["baseline_mib"] for r in done)
             medians[kind] = {"seconds": seconds, "cpu": cpu, "peak": peak, "above": peak - base}
             details = {
                 k: v
-                for k, v in runs[0].items()
+                for k, v in done[0].items()
                 if k not in ("seconds", "cpu_seconds", "peak_mib", "baseline_mib")
             }
-            each = ", ".join(f"{r['seconds']:.2f}" for r in runs)
+            each = ", ".join(f"{r['seconds']:.2f}" for r in done)
             print(
-                f"{kind:>9}: {seconds:6.2f} s (runs {each}), CPU {cpu:5.2f} s, "
+                f"{kind:>12}: {seconds:6.2f} s (runs {each}), CPU {cpu:5.2f} s, "
                 f"peak RSS {peak:6.0f} MiB ({peak - base:+.0f} MiB over the loaded interpreter) "
                 f"{details}",
                 flush=True,
             )
-        read, recognise = medians["read"], medians["recognise"]
-        grids = medians["grids"]
-        print(
-            f"grids / read: time {grids['seconds'] / read['seconds']:.2f}x, "
-            f"CPU {grids['cpu'] / read['cpu']:.2f}x",
-            flush=True,
-        )
-        print(
-            f"recognise / read: time {recognise['seconds'] / read['seconds']:.2f}x, "
-            f"CPU {recognise['cpu'] / read['cpu']:.2f}x, "
-            f"memory over baseline {recognise['above'] / max(read['above'], 1):.2f}x "
-            "(target: time within 1.5x)",
-            flush=True,
-        )
+        read = medians["read"]
+        for kind in ("grids", "recognise", "recognise+gc", "job"):
+            paired = statistics.median(
+                r["seconds"] / b["seconds"] for r, b in zip(runs[kind], runs["read"], strict=True)
+            )
+            print(
+                f"{kind} / read: time {medians[kind]['seconds'] / read['seconds']:.2f}x "
+                f"(median of paired runs {paired:.2f}x), "
+                f"CPU {medians[kind]['cpu'] / read['cpu']:.2f}x, "
+                f"memory over baseline {medians[kind]['above'] / max(read['above'], 1):.2f}x",
+                flush=True,
+            )
+        print("target: recognise within 1.5x of read", flush=True)
 
 
 if __name__ == "__main__":
