@@ -19,10 +19,10 @@ install: $(UV)
 system-deps:
 	bash scripts/install-system-deps.sh
 
-run: install system-deps
+run: system-deps install
 	$(UV) run --frozen --no-sync arm-ka up
 
-test: install system-deps
+test: system-deps install
 	$(UV) run --frozen --no-sync pytest $(PYTEST_ARGS)
 
 check: install lint typecheck contracts
@@ -37,7 +37,7 @@ typecheck:
 contracts:
 	$(UV) run --frozen --no-sync python scripts/check_contract_copy.py
 
-bench: install system-deps
+bench: system-deps install
 	$(UV) run --frozen --no-sync python -m bench
 
 clean:

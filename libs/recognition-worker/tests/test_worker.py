@@ -292,7 +292,7 @@ async def test_result_is_published_after_a_nats_outage(
 async def test_hanging_recognition_is_killed_at_the_job_timeout(
     nats_server: NatsServer, make_worker: Any, collector: ResultCollector
 ) -> None:
-    worker = await make_worker(nats_server.url, job_timeout_seconds=0.5)
+    worker = await make_worker(nats_server.url, job_timeout_seconds=2.0)
     started = time.monotonic()
     request = await submit(worker, collector, b"hang")
     _, outcome = await collector.wait_for(request["job_id"])

@@ -162,6 +162,8 @@ _RU_NAMES = (
     "отложенные налоговые обязательства",
 )
 _NAMED_CODES = {"90", "08", "44", "18", "19", "40", "77"}
+CHART_EVIDENCE = frozenset(_BY_ONLY_CODES | _RU_ONLY_CODES | _NAMED_CODES)
+"""The only codes ``detect_chart`` learns anything from: rows with other codes may be left out."""
 
 BY_CHART = "BY-50-2011"
 RU_CHART = "RU-94N"

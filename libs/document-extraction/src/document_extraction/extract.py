@@ -6,10 +6,11 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import compress
 from operator import itemgetter
 from typing import Any, Literal
 
-from document_extraction.accounts import UNKNOWN_CHART, detect_chart
+from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_chart
 from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
 from document_extraction.headers import find_osv_header, find_statement_header
@@ -80,10 +81,13 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             titles = read_titles(grid.rows, osv_header.first_row)
             document = build_osv(grid, osv_header, titles)
             documents.append(document)
-            # (code, name) of the rows with a code, without a Python-level loop of our own.
-            chart = detect_chart(
-                filter(itemgetter(0), map(itemgetter("code", "name"), document["rows"]))
+            # (code, name) of the rows whose code can tell the charts apart, picked out without
+            # a Python-level loop over the rows.
+            rows = document["rows"]
+            evidence = compress(
+                rows, map(CHART_EVIDENCE.__contains__, map(itemgetter("code"), rows))
             )
+            chart = detect_chart(map(itemgetter("code", "name"), evidence))
             charts.add(chart)
             continue
         statement_header = find_statement_header(grid.rows)
