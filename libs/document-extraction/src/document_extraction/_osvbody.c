@@ -116,7 +116,10 @@ plain_name(PyObject *cell, int *plain)
     Py_UCS4 previous = 0;
     for (Py_ssize_t i = 0; i < length; i++) {
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        if (!Py_UNICODE_ISPRINTABLE(ch) || (ch == ' ' && previous == ' ')) {
+        /* Printable ASCII and Russian letters without the table lookup: names are made of them. */
+        int printable = (ch >= 0x20 && ch < 0x7f) || (ch >= 0x410 && ch <= 0x451) ||
+                        Py_UNICODE_ISPRINTABLE(ch);
+        if (!printable || (ch == ' ' && previous == ' ')) {
             *plain = 0;
             return NULL;
         }
@@ -135,37 +138,41 @@ plain_name(PyObject *cell, int *plain)
     return PyUnicode_Substring(cell, start, stop);
 }
 
-/* A (number, level) pair of the hierarchy's state: both small ints by construction. */
+/* A (number, level) or (level, number) pair of the hierarchy's state: two ints. */
 static int
-pair_of(PyObject *pair, long *first, long *second)
+pair_items(PyObject *pair, PyObject **first, PyObject **second)
 {
-    if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        PyErr_SetString(PyExc_TypeError, "hierarchy state must hold (int, int) pairs");
+    if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+        !PyLong_CheckExact(PyTuple_GET_ITEM(pair, 0)) ||
+        !PyLong_CheckExact(PyTuple_GET_ITEM(pair, 1))) {
+        PyErr_SetString(PyExc_TypeError, "hierarchy state must hold pairs of ints");
         return -1;
     }
-    *first = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
-    if (*first == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *second = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-    if (*second == -1 && PyErr_Occurred()) {
-        return -1;
-    }
+    *first = PyTuple_GET_ITEM(pair, 0);
+    *second = PyTuple_GET_ITEM(pair, 1);
     return 0;
 }
 
+/* A tuple of an int object and a level; the row's number object is shared, not copied. */
 static PyObject *
-make_pair(long first, long second)
+pair_new(PyObject *first, long second, int level_first)
 {
-    return Py_BuildValue("(ll)", first, second);
+    PyObject *level = PyLong_FromLong(second);
+    if (level == NULL) {
+        return NULL;
+    }
+    PyObject *pair = level_first ? PyTuple_Pack(2, level, first) : PyTuple_Pack(2, first, level);
+    Py_DECREF(level);
+    return pair;
 }
 
 /* _CodeTree.place for an account row: the parent is the row of the longest known prefix
  * (60.1.1 under 60.1, else 60), else the subconto group, else none. Returns the parent's
- * number or -1 for none, and the new pair in *placed; -2 on error. */
-static long
-place_by_code(PyObject *codes, PyObject *group, PyObject *code, long number, long *level,
-              PyObject **placed)
+ * number (a new reference, None for none) and the row's new (number, level) in *placed;
+ * NULL on error. */
+static PyObject *
+place_by_code(PyObject *codes, PyObject *group, PyObject *code, PyObject *id, long *level,
+              PyObject **placed, PyObject **last_prefix)
 {
     PyObject *found = NULL;
     const Py_UCS1 *data = PyUnicode_1BYTE_DATA(code);
@@ -173,63 +180,80 @@ place_by_code(PyObject *codes, PyObject *group, PyObject *code, long number, lon
         if (data[cut] != '.') {
             continue;
         }
-        PyObject *prefix = PyUnicode_Substring(code, 0, cut);
-        if (prefix == NULL) {
-            return -2;
+        /* Sub-accounts come in runs under one parent: its code, hashed once, is looked up
+         * again rather than cut out of every child's code anew. */
+        PyObject *prefix = *last_prefix;
+        if (prefix == NULL || PyUnicode_GET_LENGTH(prefix) != cut ||
+            memcmp(PyUnicode_1BYTE_DATA(prefix), data, (size_t)cut) != 0) {
+            prefix = PyUnicode_Substring(code, 0, cut);
+            if (prefix == NULL) {
+                return NULL;
+            }
+            Py_XSETREF(*last_prefix, prefix);
         }
         found = PyDict_GetItemWithError(codes, prefix);
-        Py_DECREF(prefix);
         if (found == NULL && PyErr_Occurred()) {
-            return -2;
+            return NULL;
         }
     }
     if (found == NULL && group != Py_None) {
         found = group;
     }
-    long parent = -1;
+    PyObject *parent = Py_None;
     *level = 0;
     if (found != NULL) {
-        long found_level;
-        if (pair_of(found, &parent, &found_level) < 0) {
-            return -2;
+        PyObject *found_level;
+        if (pair_items(found, &parent, &found_level) < 0) {
+            return NULL;
         }
-        *level = found_level + 1;
+        *level = PyLong_AsLong(found_level) + 1;
+        if (*level == 0 && PyErr_Occurred()) {
+            return NULL;
+        }
     }
-    *placed = make_pair(number, *level);
+    *placed = pair_new(id, *level, 0);
     if (*placed == NULL || PyDict_SetItem(codes, code, *placed) < 0) {
-        Py_XDECREF(*placed);
-        return -2;
+        Py_CLEAR(*placed);
+        return NULL;
     }
+    Py_INCREF(parent);
     return parent;
 }
 
-/* The outline-level hierarchy: the parent is the last row above with a lower level. */
-static long
-place_by_outline(PyObject *stack, long level, long number)
+/* The outline-level hierarchy: the parent is the last row above with a lower level.
+ * Returns the parent's number (a new reference, None for none); NULL on error. */
+static PyObject *
+place_by_outline(PyObject *stack, long level, PyObject *id)
 {
     Py_ssize_t size = PyList_GET_SIZE(stack);
-    long parent = -1;
+    PyObject *parent = Py_None;
     while (size > 0) {
-        long top_level, top_number;
-        if (pair_of(PyList_GET_ITEM(stack, size - 1), &top_level, &top_number) < 0) {
-            return -2;
+        PyObject *top_level, *top_number;
+        if (pair_items(PyList_GET_ITEM(stack, size - 1), &top_level, &top_number) < 0) {
+            return NULL;
         }
-        if (top_level < level) {
+        long above = PyLong_AsLong(top_level);
+        if (above == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (above < level) {
             parent = top_number;
             break;
         }
         if (PyList_SetSlice(stack, size - 1, size, NULL) < 0) {
-            return -2;
+            return NULL;
         }
         size--;
     }
-    PyObject *pair = make_pair(level, number);
-    if (pair == NULL) {
-        return -2;
+    Py_INCREF(parent);
+    PyObject *pair = pair_new(id, level, 1);
+    if (pair == NULL || PyList_Append(stack, pair) < 0) {
+        Py_XDECREF(pair);
+        Py_DECREF(parent);
+        return NULL;
     }
-    int failed = PyList_Append(stack, pair);
     Py_DECREF(pair);
-    return failed ? -2 : parent;
+    return parent;
 }
 
 static int
@@ -256,7 +280,7 @@ set_new(PyObject *dict, PyObject *key, PyObject *value)
 
 /* The contract row of an account row. */
 static PyObject *
-out_row(long number, long parent, long level, PyObject *code, PyObject *name,
+out_row(PyObject *id, PyObject *parent, long level, PyObject *code, PyObject *name,
         const long long *cents, const int *filled, PyObject *sheet, Py_ssize_t index)
 {
     /* Sized for its keys at once, as Python's own dict displays are: no resize on the way. */
@@ -264,11 +288,7 @@ out_row(long number, long parent, long level, PyObject *code, PyObject *name,
     if (row == NULL) {
         return NULL;
     }
-    if (set_new(row, key_id, PyLong_FromLong(number)) < 0) {
-        goto error;
-    }
-    if (parent < 0 ? PyDict_SetItem(row, key_parent, Py_None) < 0
-                   : set_new(row, key_parent, PyLong_FromLong(parent)) < 0) {
+    if (PyDict_SetItem(row, key_id, id) < 0 || PyDict_SetItem(row, key_parent, parent) < 0) {
         goto error;
     }
     if (PyDict_SetItem(row, key_kind, kind_account) < 0 ||
@@ -302,7 +322,7 @@ error:
 
 /* Adds the row's amounts to its parent's children (or the top-level rows) and to the rows. */
 static int
-record_amounts(const long long *cents, long parent, PyObject *top_rows, PyObject *children,
+record_amounts(const long long *cents, PyObject *parent, PyObject *top_rows, PyObject *children,
                PyObject *row_amounts)
 {
     PyObject *amounts = PyList_New(MONEY);
@@ -318,13 +338,12 @@ record_amounts(const long long *cents, long parent, PyObject *top_rows, PyObject
         PyList_SET_ITEM(amounts, k, value);
     }
     int failed;
-    if (parent < 0) {
+    if (parent == Py_None) {
         failed = PyList_Append(top_rows, amounts);
     }
     else {
-        PyObject *key = PyLong_FromLong(parent);
-        PyObject *siblings = key == NULL ? NULL : PyDict_GetItemWithError(children, key);
-        if (key == NULL || (siblings == NULL && PyErr_Occurred())) {
+        PyObject *siblings = PyDict_GetItemWithError(children, parent);
+        if (siblings == NULL && PyErr_Occurred()) {
             failed = -1;
         }
         else if (siblings == NULL) {
@@ -333,13 +352,12 @@ record_amounts(const long long *cents, long parent, PyObject *top_rows, PyObject
             if (list != NULL) {
                 Py_INCREF(amounts);
                 PyList_SET_ITEM(list, 0, amounts);
-                failed = set_new(children, key, list);
+                failed = set_new(children, parent, list);
             }
         }
         else {
             failed = PyList_Append(siblings, amounts);
         }
-        Py_XDECREF(key);
     }
     if (!failed) {
         failed = PyList_Append(row_amounts, amounts);
@@ -396,7 +414,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (base == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    PyObject *codes = NULL, *group = NULL, *last_account = NULL;
+    PyObject *codes = NULL, *group = NULL, *last_account = NULL, *last_prefix = NULL;
     if (outline == Py_None) {
         codes = PyObject_GetAttrString(tree, "codes");
         group = codes == NULL ? NULL : PyObject_GetAttr(tree, attr_group);
@@ -462,46 +480,43 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (name == NULL) {
             goto error;
         }
-        long level, parent;
-        number++;
-        if (outline == Py_None) {
+        long level = 0;
+        PyObject *parent = NULL;
+        PyObject *id = PyLong_FromLong(++number);
+        PyObject *at = id == NULL ? NULL : PyLong_FromSsize_t(index);
+        if (at == NULL) {
+            /* nothing placed yet */
+        }
+        else if (outline == Py_None) {
             PyObject *placed = NULL;
-            parent = place_by_code(codes, group, code, number, &level, &placed);
-            if (parent == -2) {
-                Py_DECREF(name);
-                goto error;
+            parent = place_by_code(codes, group, code, id, &level, &placed, &last_prefix);
+            if (parent != NULL) {
+                Py_XSETREF(last_account, placed);
             }
-            Py_XSETREF(last_account, placed);
         }
         else {
-            PyObject *key = PyLong_FromSsize_t(index);
-            PyObject *found = key == NULL ? NULL : PyDict_GetItemWithError(outline, key);
-            Py_XDECREF(key);
-            if (key == NULL || (found == NULL && PyErr_Occurred())) {
-                Py_DECREF(name);
-                goto error;
-            }
+            PyObject *found = PyDict_GetItemWithError(outline, at);
             level = found == NULL ? 0 : PyLong_AsLong(found);
-            if (level == -1 && PyErr_Occurred()) {
-                Py_DECREF(name);
-                goto error;
-            }
-            parent = place_by_outline(stack, level, number);
-            if (parent == -2) {
-                Py_DECREF(name);
-                goto error;
-            }
-            if (!has_base || level < base) {
-                base = level;
-                has_base = 1;
+            if (!PyErr_Occurred()) {
+                parent = place_by_outline(stack, level, id);
+                if (!has_base || level < base) {
+                    base = level;
+                    has_base = 1;
+                }
             }
         }
-        PyObject *out = out_row(number, parent, level, code, name, cents, filled, sheet, index);
+        PyObject *out = parent == NULL ? NULL
+                                       : out_row(id, parent, level, code, name, cents, filled,
+                                                 sheet, index);
+        int failed = out == NULL || append_new(out_rows, out) < 0 ||
+                     record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
+                     PyList_Append(row_indices, at) < 0 ||
+                     PyList_Append(confidences, full_confidence) < 0;
         Py_DECREF(name);
-        if (out == NULL || append_new(out_rows, out) < 0 ||
-            record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
-            append_new(row_indices, PyLong_FromSsize_t(index)) < 0 ||
-            PyList_Append(confidences, full_confidence) < 0) {
+        Py_XDECREF(id);
+        Py_XDECREF(at);
+        Py_XDECREF(parent);
+        if (failed) {
             goto error;
         }
     }
@@ -519,6 +534,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XDECREF(codes);
     Py_XDECREF(group);
     Py_XDECREF(last_account);
+    Py_XDECREF(last_prefix);
     if (has_base) {
         return Py_BuildValue("(nll)", index, number, base);
     }
@@ -527,6 +543,7 @@ error:
     Py_XDECREF(codes);
     Py_XDECREF(group);
     Py_XDECREF(last_account);
+    Py_XDECREF(last_prefix);
     return NULL;
 }
 
