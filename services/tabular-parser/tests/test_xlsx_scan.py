@@ -6,6 +6,7 @@ C scanner and with the regular expressions it stands in for."""
 from __future__ import annotations
 
 import io
+import random
 import re
 import threading
 import zipfile
@@ -230,3 +231,26 @@ def test_a_cell_beyond_its_row_counts_for_the_extent(scanner_kind: str) -> None:
         recognize(LIMITS, FileType.XLSX, data, "book.xlsx")
     assert caught.value.code is ErrorCode.UNREADABLE
     assert "занимает 1048576 строк × 16384 столбцов" in caught.value.message
+
+
+def test_the_c_scanner_survives_mangled_xml(scanner_kind: str) -> None:
+    _c_only(scanner_kind)
+    from tabular_parser._sheetxml import scan
+
+    rng = random.Random(7)
+    with zipfile.ZipFile(io.BytesIO(books.xlsx([SHEET]))) as archive:
+        xml = archive.read(SHEET_XML)
+    alphabet = b"<>=\"' /rowcsAZ09outlineLevel\n\t"
+    for _ in range(3000):
+        start = rng.randrange(len(xml))
+        body = bytearray(xml[start : start + rng.randrange(1, 2000)])
+        for _ in range(rng.randrange(20)):
+            if body:
+                body[rng.randrange(len(body))] = rng.choice(alphabet)
+        levels: dict[int, int] = {}
+        formats: dict[tuple[int, int], str] = {}
+        tagged, numbered, max_row, max_column = scan(bytes(body), {1: "00"}, levels, formats)
+        assert 0 <= numbered <= tagged
+        assert max_row >= max((row + 1 for row in levels), default=0)
+        assert all(level > 0 for level in levels.values())
+        assert all(0 <= r < max_row and 0 <= c < max_column for r, c in formats)
