@@ -413,3 +413,55 @@ def test_xls_records_give_levels_and_code_formats() -> None:
 )
 def test_xls_hints_of_a_book_that_cannot_be_followed_are_empty(data: bytes) -> None:
     assert read_xls_meta(data, ["ОСВ"]) == {}
+
+
+def test_the_c_look_at_cells_is_built_and_agrees_with_python() -> None:
+    import datetime
+
+    from tabular_parser import _cells, workbook
+
+    assert workbook._any_of_types is _cells.any_of_types
+    kinds = (datetime.time, datetime.timedelta)
+
+    class Moment(datetime.time):
+        pass
+
+    cases: list[list[Any]] = [
+        [],
+        [[]],
+        [[None, 1.0, "x"], ("a", 2)],
+        [[None], [datetime.time(1, 2)]],
+        [("x", datetime.timedelta(days=1))],
+        [[Moment(1, 2)]],  # a subclass is not the type
+    ]
+    for rows in cases:
+        assert _cells.any_of_types(rows, kinds) is workbook.any_of_types_in_python(rows, kinds)
+    with pytest.raises(TypeError):
+        _cells.any_of_types([1], kinds)
+
+
+@pytest.mark.parametrize("in_c", [True, False])
+def test_times_and_durations_become_text(in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime
+
+    import xlsxwriter
+
+    from tabular_parser import workbook
+    from tabular_parser.sniff import sniff
+
+    if not in_c:
+        monkeypatch.setattr(workbook, "_any_of_types", workbook.any_of_types_in_python)
+    buffer = io.BytesIO()
+    with xlsxwriter.Workbook(buffer) as book:
+        sheet = book.add_worksheet("Время")
+        sheet.write_row(0, 0, ["Дата", "Начало", "Длительность", "Сумма"])
+        sheet.write_datetime(
+            1, 0, datetime.datetime(2025, 1, 31), book.add_format({"num_format": "dd.mm.yyyy"})
+        )
+        sheet.write_datetime(1, 1, datetime.time(9, 30), book.add_format({"num_format": "hh:mm"}))
+        sheet.write_number(1, 2, 1.5, book.add_format({"num_format": "[h]:mm:ss"}))
+        sheet.write_number(1, 3, 10.25)
+    data = buffer.getvalue()
+    (grid,) = workbook.read_workbook(data, sniff(data), LIMITS).grids
+    assert list(grid.rows[1]) == [datetime.date(2025, 1, 31), "09:30:00", "1 day, 12:00:00", 10.25]
+    assert all(type(v) in (str, float, datetime.date) for row in grid.rows for v in row)

@@ -30,7 +30,7 @@ def document_confidence(header: float, rows: Sequence[float]) -> float:
     """The header's certainty, lowered by the mean certainty of the rows."""
     if not rows:
         return round_confidence(min(header, 50.0))
-    if all(type(r) is int for r in rows):
+    if set(map(type, rows)) <= {int}:
         # Whole-number rows (no OCR): exact half-up rounding of the mean to tenths in integers.
         total, count = sum(rows), len(rows)
         tenths = (int(total) * 20 + count) // (2 * count)

@@ -105,7 +105,18 @@ def _cell(value: object) -> CellValue:
     return value  # type: ignore[return-value]  # the other calamine types are cell values
 
 
-_ODD: Final = frozenset({datetime.time, datetime.timedelta})
+_ODD: Final = (datetime.time, datetime.timedelta)
+
+
+def any_of_types_in_python(rows: list[Any], types: tuple[type, ...], /) -> bool:
+    """What ``_cells.any_of_types`` does, for a build without a C compiler."""
+    return not frozenset(types).isdisjoint(map(type, chain.from_iterable(rows)))
+
+
+try:
+    from tabular_parser._cells import any_of_types as _any_of_types
+except ImportError:
+    _any_of_types = any_of_types_in_python
 
 
 def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellValue]]:
@@ -117,9 +128,9 @@ def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellVal
                 rows[index] = row[:ncols]
     # One pass over all cells in C; rows are looked at one by one only when a time or a
     # duration is somewhere in the sheet.
-    if not _ODD.isdisjoint(map(type, chain.from_iterable(rows))):
+    if _any_of_types(rows, _ODD):
         for index, row in enumerate(rows):
-            if not _ODD.isdisjoint(map(type, row)):
+            if _any_of_types([row], _ODD):
                 rows[index] = [_cell(value) for value in row]
     return rows
 

@@ -1,0 +1,3 @@
+from typing import Any
+
+def any_of_types(rows: list[Any], types: tuple[type, ...], /) -> bool: ...
