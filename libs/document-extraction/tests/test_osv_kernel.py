@@ -44,8 +44,17 @@ LABELS: list[Any] = [
     8,
     "Итого",
     "Количество",
-    "ООО Контрагент",
-    "Договор № 5",
+    *["ООО Контрагент", "Договор № 5", "  Иванов И.И.", "Supplier Ltd"] * 3,
+    "Касса",  # к: could be "Кол.", Python looks
+    "итого по счету",
+    "ёлочные игрушки",
+    "\u00adИтого",
+    "И\u00adтого",
+    "-Итого",
+    "(прочие)",
+    "Кол.",
+    "ǅemal",  # a title-case letter
+    "Контрагент  с двумя пробелами",
     None,
     "",
     "  ",
@@ -211,3 +220,39 @@ def test_the_kernel_writes_the_common_rows_and_leaves_the_rest(counted: list[int
     assert doc["rows"][2]["turnover_credit"] == "0.50"
     assert doc["rows"][2]["locator"] == {"sheet": "ОСВ", "row": 7}
     assert doc["totals"]["closing_debit"] == "131.25"
+
+
+def test_the_kernel_writes_subconto_rows_under_their_account(counted: list[int]) -> None:
+    body = [
+        ["60", "Расчеты с поставщиками", 300.0, None, None, None, 300.0, None],
+        ["ООО Альфа", None, 100.0, None, None, None, 100.0, None],
+        [" ИП Бета ", None, 200.0, None, None, None, 200.0, None],
+        ["Итого", None, 300.0, None, None, None, 300.0, None],
+    ]
+    header = [["Оборотно-сальдовая ведомость по счету 60"], *HEADER_WITH_NAMES[2:]]
+    doc = extract([Grid("ОСВ 60", [*header, *body])]).documents[0]
+    assert doc["variant"] == "account"
+    assert [n for n in counted if n] == [3]
+    assert [(r["kind"], r["code"], r["name"], r["parent"], r["level"]) for r in doc["rows"]] == [
+        ("account", "60", "Расчеты с поставщиками", None, 0),
+        ("subconto", None, "ООО Альфа", 1, 1),
+        ("subconto", None, "ИП Бета", 1, 1),
+    ]
+    assert doc["warnings"] == []
+
+
+def test_subconto_first_tables_group_the_accounts_below(counted: list[int]) -> None:
+    body = [
+        ["ООО Альфа", None, 100.0, None, None, None, 100.0, None],
+        ["60.01", "Авансы", 100.0, None, None, None, 100.0, None],
+        ["ООО Бета", None, 50.0, None, None, None, 50.0, None],
+        ["60.01", "Авансы", 50.0, None, None, None, 50.0, None],
+    ]
+    doc = extract([Grid("ОСВ 60", [*HEADER_WITH_NAMES, *body])]).documents[0]
+    assert sum(counted) == 4
+    assert [(r["kind"], r["parent"], r["level"]) for r in doc["rows"]] == [
+        ("subconto", None, 0),
+        ("account", 1, 1),
+        ("subconto", None, 0),
+        ("account", 3, 1),
+    ]

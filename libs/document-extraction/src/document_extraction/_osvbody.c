@@ -1,9 +1,10 @@
 /* The common rows of a trial balance body, in C: what build_osv's loop does for a row whose
- * label is a plain code ("60.01"), whose name is plain text and whose six amounts are numbers
- * with at most two decimals or empty, on a sheet read from a workbook. The loop in osv.py is
- * the reference: it handles every row, and this kernel takes over only rows it can treat
- * exactly as that loop would, stopping at the first other row (a total, a text amount, a
- * failed balance, an empty or signature row...) so that Python handles it. Both share the
+ * label is a plain code ("60.01", named by the name column) or a subconto name ("ООО Альфа"),
+ * whose name is plain text and whose six amounts are numbers with at most two decimals or
+ * empty, on a sheet read from a workbook. The loop in osv.py is the reference: it handles
+ * every row, and this kernel takes over only rows it can treat exactly as that loop would,
+ * stopping at the first other row (a total, a text amount, a failed balance, an empty or
+ * signature row, a code and name in one cell...) so that Python handles it. Both share the
  * same state: the lists and dicts are mutated in place, the counters are returned. */
 
 #define PY_SSIZE_T_CLEAN
@@ -16,6 +17,7 @@
 
 static PyObject *key_id, *key_parent, *key_kind, *key_level, *key_code, *key_name,
     *key_confidence, *key_locator, *key_sheet, *key_row, *key_money[MONEY], *kind_account,
+    *kind_subconto,
     *attr_group, *attr_subconto_first, *attr_last_account, *full_confidence;
 
 static const char *money_names[MONEY] = {"opening_debit",  "opening_credit",
@@ -97,6 +99,45 @@ is_plain_code(PyObject *text)
     return 1;
 }
 
+/* A subconto label build_osv would take as it is: text whose first character (after spaces)
+ * is a letter, so that it is no code, and whose first word cannot read as a total ("Итого")
+ * or a quantity row ("Количество", "Кол.") once text.norm has lowered it and dropped soft
+ * hyphens and line-break hyphens: a hyphen of either kind in that word leaves it to Python. */
+static int
+is_subconto(PyObject *text)
+{
+    static const Py_UCS4 total[] = {0x438, 0x442, 0x43e, 0x433, 0x43e}; /* итого */
+    static const Py_UCS4 quantity[] = {0x43a, 0x43e, 0x43b};             /* кол */
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t i = 0;
+    while (i < length && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) {
+        i++;
+    }
+    if (i == length || !Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, i))) {
+        return 0;
+    }
+    Py_UCS4 word[5];
+    int size = 0;
+    for (; i < length && size < 5; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch == '-' || ch == 0xad) {
+            return 0;
+        }
+        if (Py_UNICODE_ISSPACE(ch)) {
+            break;
+        }
+        word[size++] = Py_UNICODE_TOLOWER(ch);
+    }
+    int is_total = size == 5, is_quantity = size >= 3;
+    for (int k = 0; k < size; k++) {
+        is_total = is_total && word[k] == total[k];
+        is_quantity = is_quantity && (k >= 3 || word[k] == quantity[k]);
+    }
+    return !is_total && !is_quantity;
+}
+
 /* The name as build_osv takes plain text: printable, no double space, ends trimmed; None when
  * nothing is left. Sets *plain to 0 for text that needs text.clean instead. */
 static PyObject *
@@ -166,14 +207,79 @@ pair_new(PyObject *first, long second, int level_first)
     return pair;
 }
 
+/* _CodeTree's state while the kernel places rows; written back when it returns. */
+typedef struct {
+    PyObject *codes;          /* code -> (number, level) */
+    PyObject *group;          /* (number, 0) of the current subconto group, or None */
+    PyObject *last_account;   /* (number, level) of the last account row, or None */
+    PyObject *subconto_first; /* None until the first row, then True or False */
+    PyObject *last_prefix;    /* the parent code looked up last */
+} Tree;
+
+static int
+tree_load(Tree *t, PyObject *tree)
+{
+    t->codes = PyObject_GetAttrString(tree, "codes");
+    t->group = PyObject_GetAttr(tree, attr_group);
+    t->last_account = PyObject_GetAttr(tree, attr_last_account);
+    t->subconto_first = PyObject_GetAttr(tree, attr_subconto_first);
+    t->last_prefix = NULL;
+    if (t->codes == NULL || t->group == NULL || t->last_account == NULL ||
+        t->subconto_first == NULL) {
+        return -1;
+    }
+    if (!PyDict_Check(t->codes)) {
+        PyErr_SetString(PyExc_TypeError, "plain_rows: the code tree has no codes dict");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+tree_store(Tree *t, PyObject *tree)
+{
+    return PyObject_SetAttr(tree, attr_group, t->group) < 0 ||
+                   PyObject_SetAttr(tree, attr_last_account, t->last_account) < 0 ||
+                   PyObject_SetAttr(tree, attr_subconto_first, t->subconto_first) < 0
+               ? -1
+               : 0;
+}
+
+static void
+tree_clear(Tree *t)
+{
+    Py_CLEAR(t->codes);
+    Py_CLEAR(t->group);
+    Py_CLEAR(t->last_account);
+    Py_CLEAR(t->subconto_first);
+    Py_CLEAR(t->last_prefix);
+}
+
+/* The row's parent and level from a (number, level) pair: its number, level + 1. */
+static PyObject *
+under(PyObject *pair, long *level)
+{
+    PyObject *number, *above;
+    if (pair_items(pair, &number, &above) < 0) {
+        return NULL;
+    }
+    *level = PyLong_AsLong(above) + 1;
+    if (*level == 0 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_INCREF(number);
+    return number;
+}
+
 /* _CodeTree.place for an account row: the parent is the row of the longest known prefix
  * (60.1.1 under 60.1, else 60), else the subconto group, else none. Returns the parent's
- * number (a new reference, None for none) and the row's new (number, level) in *placed;
- * NULL on error. */
+ * number (a new reference, None for none); NULL on error. */
 static PyObject *
-place_by_code(PyObject *codes, PyObject *group, PyObject *code, PyObject *id, long *level,
-              PyObject **placed, PyObject **last_prefix)
+place_account(Tree *t, PyObject *code, PyObject *id, long *level)
 {
+    if (t->subconto_first == Py_None) {
+        Py_SETREF(t->subconto_first, Py_NewRef(Py_False));
+    }
     PyObject *found = NULL;
     const Py_UCS1 *data = PyUnicode_1BYTE_DATA(code);
     for (Py_ssize_t cut = PyUnicode_GET_LENGTH(code) - 1; cut > 0 && found == NULL; cut--) {
@@ -182,42 +288,63 @@ place_by_code(PyObject *codes, PyObject *group, PyObject *code, PyObject *id, lo
         }
         /* Sub-accounts come in runs under one parent: its code, hashed once, is looked up
          * again rather than cut out of every child's code anew. */
-        PyObject *prefix = *last_prefix;
+        PyObject *prefix = t->last_prefix;
         if (prefix == NULL || PyUnicode_GET_LENGTH(prefix) != cut ||
             memcmp(PyUnicode_1BYTE_DATA(prefix), data, (size_t)cut) != 0) {
             prefix = PyUnicode_Substring(code, 0, cut);
             if (prefix == NULL) {
                 return NULL;
             }
-            Py_XSETREF(*last_prefix, prefix);
+            Py_XSETREF(t->last_prefix, prefix);
         }
-        found = PyDict_GetItemWithError(codes, prefix);
+        found = PyDict_GetItemWithError(t->codes, prefix);
         if (found == NULL && PyErr_Occurred()) {
             return NULL;
         }
     }
-    if (found == NULL && group != Py_None) {
-        found = group;
+    if (found == NULL && t->group != Py_None) {
+        found = t->group;
     }
     PyObject *parent = Py_None;
     *level = 0;
-    if (found != NULL) {
-        PyObject *found_level;
-        if (pair_items(found, &parent, &found_level) < 0) {
-            return NULL;
-        }
-        *level = PyLong_AsLong(found_level) + 1;
-        if (*level == 0 && PyErr_Occurred()) {
-            return NULL;
-        }
+    if (found == NULL) {
+        Py_INCREF(parent);
     }
-    *placed = pair_new(id, *level, 0);
-    if (*placed == NULL || PyDict_SetItem(codes, code, *placed) < 0) {
-        Py_CLEAR(*placed);
+    else if ((parent = under(found, level)) == NULL) {
         return NULL;
     }
-    Py_INCREF(parent);
+    PyObject *placed = pair_new(id, *level, 0);
+    if (placed == NULL || PyDict_SetItem(t->codes, code, placed) < 0) {
+        Py_XDECREF(placed);
+        Py_DECREF(parent);
+        return NULL;
+    }
+    Py_SETREF(t->last_account, placed);
     return parent;
+}
+
+/* _CodeTree.place for a subconto row: under the account above it, or, when the table
+ * starts with subconto, a group of its own that the accounts below it belong to. */
+static PyObject *
+place_subconto(Tree *t, PyObject *id, long *level)
+{
+    if (t->subconto_first == Py_None) {
+        Py_SETREF(t->subconto_first, Py_NewRef(Py_True));
+    }
+    *level = 0;
+    if (t->subconto_first == Py_True) {
+        PyDict_Clear(t->codes);
+        PyObject *group = pair_new(id, 0, 0);
+        if (group == NULL) {
+            return NULL;
+        }
+        Py_SETREF(t->group, group);
+        Py_RETURN_NONE;
+    }
+    if (t->last_account != Py_None) {
+        return under(t->last_account, level);
+    }
+    Py_RETURN_NONE;
 }
 
 /* The outline-level hierarchy: the parent is the last row above with a lower level.
@@ -280,7 +407,7 @@ set_new(PyObject *dict, PyObject *key, PyObject *value)
 
 /* The contract row of an account row. */
 static PyObject *
-out_row(PyObject *id, PyObject *parent, long level, PyObject *code, PyObject *name,
+out_row(PyObject *id, PyObject *parent, long level, int account, PyObject *code, PyObject *name,
         const long long *cents, const int *filled, PyObject *sheet, Py_ssize_t index)
 {
     /* Sized for its keys at once, as Python's own dict displays are: no resize on the way. */
@@ -291,7 +418,7 @@ out_row(PyObject *id, PyObject *parent, long level, PyObject *code, PyObject *na
     if (PyDict_SetItem(row, key_id, id) < 0 || PyDict_SetItem(row, key_parent, parent) < 0) {
         goto error;
     }
-    if (PyDict_SetItem(row, key_kind, kind_account) < 0 ||
+    if (PyDict_SetItem(row, key_kind, account ? kind_account : kind_subconto) < 0 ||
         set_new(row, key_level, PyLong_FromLong(level)) < 0 ||
         PyDict_SetItem(row, key_code, code) < 0 || PyDict_SetItem(row, key_name, name) < 0) {
         goto error;
@@ -414,18 +541,10 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (base == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    PyObject *codes = NULL, *group = NULL, *last_account = NULL, *last_prefix = NULL;
-    if (outline == Py_None) {
-        codes = PyObject_GetAttrString(tree, "codes");
-        group = codes == NULL ? NULL : PyObject_GetAttr(tree, attr_group);
-        if (group == NULL || !PyDict_Check(codes)) {
-            if (group != NULL) {
-                PyErr_SetString(PyExc_TypeError, "plain_rows: the code tree has no codes dict");
-            }
-            Py_XDECREF(codes);
-            Py_XDECREF(group);
-            return NULL;
-        }
+    Tree t = {NULL, NULL, NULL, NULL, NULL};
+    if (outline == Py_None && tree_load(&t, tree) < 0) {
+        tree_clear(&t);
+        return NULL;
     }
 
     Py_ssize_t count = PyList_GET_SIZE(rows);
@@ -448,8 +567,12 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (label_col >= width) {
             break;
         }
-        PyObject *code = cells[label_col];
-        if (!PyUnicode_CheckExact(code) || !is_plain_code(code)) {
+        PyObject *label = cells[label_col];
+        if (!PyUnicode_CheckExact(label)) {
+            break;
+        }
+        int account = is_plain_code(label);
+        if (!account && !is_subconto(label)) {
             break;
         }
         long long cents[MONEY];
@@ -472,8 +595,12 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             cents[0] - cents[1] + cents[2] - cents[3] != cents[4] - cents[5]) {
             break;
         }
+        /* An account's name is in the name column, a subconto row is named by its label. */
         PyObject *name = plain_name(
-            name_col >= 0 && name_col < width ? cells[name_col] : Py_None, &plain);
+            !account                           ? label
+            : name_col >= 0 && name_col < width ? cells[name_col]
+                                                : Py_None,
+            &plain);
         if (!plain) {
             break;
         }
@@ -488,11 +615,8 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             /* nothing placed yet */
         }
         else if (outline == Py_None) {
-            PyObject *placed = NULL;
-            parent = place_by_code(codes, group, code, id, &level, &placed, &last_prefix);
-            if (parent != NULL) {
-                Py_XSETREF(last_account, placed);
-            }
+            parent = account ? place_account(&t, label, id, &level)
+                             : place_subconto(&t, id, &level);
         }
         else {
             PyObject *found = PyDict_GetItemWithError(outline, at);
@@ -506,8 +630,8 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         PyObject *out = parent == NULL ? NULL
-                                       : out_row(id, parent, level, code, name, cents, filled,
-                                                 sheet, index);
+                                       : out_row(id, parent, level, account, account ? label : Py_None,
+                                                 name, cents, filled, sheet, index);
         int failed = out == NULL || append_new(out_rows, out) < 0 ||
                      record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
                      PyList_Append(row_indices, at) < 0 ||
@@ -520,30 +644,16 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto error;
         }
     }
-    if (codes != NULL && last_account != NULL) {
-        /* What place() leaves behind: the first row placed decides that accounts come first. */
-        PyObject *first = PyObject_GetAttr(tree, attr_subconto_first);
-        int failed = first == NULL ||
-                     (first == Py_None && PyObject_SetAttr(tree, attr_subconto_first, Py_False) < 0) ||
-                     PyObject_SetAttr(tree, attr_last_account, last_account) < 0;
-        Py_XDECREF(first);
-        if (failed) {
-            goto error;
-        }
+    if (outline == Py_None && index > start && tree_store(&t, tree) < 0) {
+        goto error;
     }
-    Py_XDECREF(codes);
-    Py_XDECREF(group);
-    Py_XDECREF(last_account);
-    Py_XDECREF(last_prefix);
+    tree_clear(&t);
     if (has_base) {
         return Py_BuildValue("(nll)", index, number, base);
     }
     return Py_BuildValue("(nlO)", index, number, Py_None);
 error:
-    Py_XDECREF(codes);
-    Py_XDECREF(group);
-    Py_XDECREF(last_account);
-    Py_XDECREF(last_prefix);
+    tree_clear(&t);
     return NULL;
 }
 
@@ -577,12 +687,13 @@ PyInit__osvbody(void)
     key_sheet = intern("sheet");
     key_row = intern("row");
     kind_account = intern("account");
+    kind_subconto = intern("subconto");
     attr_group = intern("group");
     attr_subconto_first = intern("subconto_first");
     attr_last_account = intern("last_account");
     full_confidence = PyLong_FromLong(100);
     if (!key_id || !key_parent || !key_kind || !key_level || !key_code || !key_name ||
-        !key_confidence || !key_locator || !key_sheet || !key_row || !kind_account ||
+        !key_confidence || !key_locator || !key_sheet || !key_row || !kind_account || !kind_subconto ||
         !attr_group || !attr_subconto_first || !attr_last_account || !full_confidence) {
         return NULL;
     }
