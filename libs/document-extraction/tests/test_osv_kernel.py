@@ -138,8 +138,10 @@ def _grids(seed: int) -> Iterator[Grid]:
         grid: dict[str, Any] = {}
         if rng.random() < 0.4:
             first = len(header)
+            # Levels as readers give them, and a few no reader should (huge, negative).
+            depth = [0, 1, 2, 3] if rng.random() < 0.8 else [0, 1, 2, 10**30, -1]
             grid["outline_levels"] = {
-                i: rng.randrange(0, 4) for i in range(first, len(rows)) if rng.random() < 0.6
+                i: rng.choice(depth) for i in range(first, len(rows)) if rng.random() < 0.6
             }
         if rng.random() < 0.15:
             grid["row_numbers"] = [i * 2 + 1 for i in range(len(rows))]

@@ -179,7 +179,7 @@ plain_name(PyObject *cell, int *plain)
     return PyUnicode_Substring(cell, start, stop);
 }
 
-/* A (number, level) or (level, number) pair of the hierarchy's state: two ints. */
+/* A (number, level) pair of the code tree: two ints. */
 static int
 pair_items(PyObject *pair, PyObject **first, PyObject **second)
 {
@@ -194,16 +194,16 @@ pair_items(PyObject *pair, PyObject **first, PyObject **second)
     return 0;
 }
 
-/* A tuple of an int object and a level; the row's number object is shared, not copied. */
+/* (number, level): the row's number object is shared, not copied. */
 static PyObject *
-pair_new(PyObject *first, long second, int level_first)
+pair_new(PyObject *number, long level)
 {
-    PyObject *level = PyLong_FromLong(second);
-    if (level == NULL) {
+    PyObject *value = PyLong_FromLong(level);
+    if (value == NULL) {
         return NULL;
     }
-    PyObject *pair = level_first ? PyTuple_Pack(2, level, first) : PyTuple_Pack(2, first, level);
-    Py_DECREF(level);
+    PyObject *pair = PyTuple_Pack(2, number, value);
+    Py_DECREF(value);
     return pair;
 }
 
@@ -313,7 +313,7 @@ place_account(Tree *t, PyObject *code, PyObject *id, long *level)
     else if ((parent = under(found, level)) == NULL) {
         return NULL;
     }
-    PyObject *placed = pair_new(id, *level, 0);
+    PyObject *placed = pair_new(id, *level);
     if (placed == NULL || PyDict_SetItem(t->codes, code, placed) < 0) {
         Py_XDECREF(placed);
         Py_DECREF(parent);
@@ -334,7 +334,7 @@ place_subconto(Tree *t, PyObject *id, long *level)
     *level = 0;
     if (t->subconto_first == Py_True) {
         PyDict_Clear(t->codes);
-        PyObject *group = pair_new(id, 0, 0);
+        PyObject *group = pair_new(id, 0);
         if (group == NULL) {
             return NULL;
         }
@@ -347,24 +347,26 @@ place_subconto(Tree *t, PyObject *id, long *level)
     Py_RETURN_NONE;
 }
 
-/* The outline-level hierarchy: the parent is the last row above with a lower level.
+/* The outline-level hierarchy: the parent is the last row above with a lower level. Levels
+ * are compared as Python compares them, whatever ints (or numbers) the reader gave.
  * Returns the parent's number (a new reference, None for none); NULL on error. */
 static PyObject *
-place_by_outline(PyObject *stack, long level, PyObject *id)
+place_by_outline(PyObject *stack, PyObject *level, PyObject *id)
 {
     Py_ssize_t size = PyList_GET_SIZE(stack);
     PyObject *parent = Py_None;
     while (size > 0) {
-        PyObject *top_level, *top_number;
-        if (pair_items(PyList_GET_ITEM(stack, size - 1), &top_level, &top_number) < 0) {
+        PyObject *pair = PyList_GET_ITEM(stack, size - 1);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "the outline stack must hold (level, number) pairs");
             return NULL;
         }
-        long above = PyLong_AsLong(top_level);
-        if (above == -1 && PyErr_Occurred()) {
+        int deeper = PyObject_RichCompareBool(PyTuple_GET_ITEM(pair, 0), level, Py_GE);
+        if (deeper < 0) {
             return NULL;
         }
-        if (above < level) {
-            parent = top_number;
+        if (!deeper) {
+            parent = PyTuple_GET_ITEM(pair, 1);
             break;
         }
         if (PyList_SetSlice(stack, size - 1, size, NULL) < 0) {
@@ -373,7 +375,7 @@ place_by_outline(PyObject *stack, long level, PyObject *id)
         size--;
     }
     Py_INCREF(parent);
-    PyObject *pair = pair_new(id, level, 1);
+    PyObject *pair = PyTuple_Pack(2, level, id);
     if (pair == NULL || PyList_Append(stack, pair) < 0) {
         Py_XDECREF(pair);
         Py_DECREF(parent);
@@ -405,9 +407,9 @@ set_new(PyObject *dict, PyObject *key, PyObject *value)
     return failed;
 }
 
-/* The contract row of an account row. */
+/* The contract row of an account or subconto row. */
 static PyObject *
-out_row(PyObject *id, PyObject *parent, long level, int account, PyObject *code, PyObject *name,
+out_row(PyObject *id, PyObject *parent, PyObject *level, int account, PyObject *code, PyObject *name,
         const long long *cents, const int *filled, PyObject *sheet, Py_ssize_t index)
 {
     /* Sized for its keys at once, as Python's own dict displays are: no resize on the way. */
@@ -419,7 +421,7 @@ out_row(PyObject *id, PyObject *parent, long level, int account, PyObject *code,
         goto error;
     }
     if (PyDict_SetItem(row, key_kind, account ? kind_account : kind_subconto) < 0 ||
-        set_new(row, key_level, PyLong_FromLong(level)) < 0 ||
+        PyDict_SetItem(row, key_level, level) < 0 ||
         PyDict_SetItem(row, key_code, code) < 0 || PyDict_SetItem(row, key_name, name) < 0) {
         goto error;
     }
@@ -536,14 +538,11 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    int has_base = base_arg != Py_None;
-    long base = has_base ? PyLong_AsLong(base_arg) : 0;
-    if (base == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
+    PyObject *base = Py_NewRef(base_arg); /* the shallowest level so far, or None */
     Tree t = {NULL, NULL, NULL, NULL, NULL};
     if (outline == Py_None && tree_load(&t, tree) < 0) {
         tree_clear(&t);
+        Py_DECREF(base);
         return NULL;
     }
 
@@ -607,31 +606,42 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (name == NULL) {
             goto error;
         }
-        long level = 0;
-        PyObject *parent = NULL;
-        PyObject *id = PyLong_FromLong(++number);
-        PyObject *at = id == NULL ? NULL : PyLong_FromSsize_t(index);
-        if (at == NULL) {
-            /* nothing placed yet */
+        PyObject *at = PyLong_FromSsize_t(index);
+        PyObject *id = at == NULL ? NULL : PyLong_FromLong(++number);
+        PyObject *level = NULL, *parent = NULL;
+        if (id == NULL) {
+            /* nothing placed */
         }
         else if (outline == Py_None) {
-            parent = account ? place_account(&t, label, id, &level)
-                             : place_subconto(&t, id, &level);
+            long depth = 0;
+            parent = account ? place_account(&t, label, id, &depth)
+                             : place_subconto(&t, id, &depth);
+            level = parent == NULL ? NULL : PyLong_FromLong(depth);
         }
         else {
-            PyObject *found = PyDict_GetItemWithError(outline, at);
-            level = found == NULL ? 0 : PyLong_AsLong(found);
-            if (!PyErr_Occurred()) {
-                parent = place_by_outline(stack, level, id);
-                if (!has_base || level < base) {
-                    base = level;
-                    has_base = 1;
+            /* outline.get(index, 0) */
+            level = PyDict_GetItemWithError(outline, at);
+            level = level != NULL ? Py_NewRef(level)
+                    : PyErr_Occurred() ? NULL
+                                       : PyLong_FromLong(0);
+            parent = level == NULL ? NULL : place_by_outline(stack, level, id);
+            if (parent != NULL && base != Py_None) {
+                int lower = PyObject_RichCompareBool(level, base, Py_LT);
+                if (lower < 0) {
+                    Py_CLEAR(parent);
+                }
+                else if (lower) {
+                    Py_SETREF(base, Py_NewRef(level));
                 }
             }
+            else if (parent != NULL) {
+                Py_SETREF(base, Py_NewRef(level));
+            }
         }
-        PyObject *out = parent == NULL ? NULL
-                                       : out_row(id, parent, level, account, account ? label : Py_None,
-                                                 name, cents, filled, sheet, index);
+        PyObject *out = parent == NULL || level == NULL
+                            ? NULL
+                            : out_row(id, parent, level, account, account ? label : Py_None,
+                                      name, cents, filled, sheet, index);
         int failed = out == NULL || append_new(out_rows, out) < 0 ||
                      record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
                      PyList_Append(row_indices, at) < 0 ||
@@ -639,6 +649,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(name);
         Py_XDECREF(id);
         Py_XDECREF(at);
+        Py_XDECREF(level);
         Py_XDECREF(parent);
         if (failed) {
             goto error;
@@ -648,12 +659,12 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto error;
     }
     tree_clear(&t);
-    if (has_base) {
-        return Py_BuildValue("(nll)", index, number, base);
-    }
-    return Py_BuildValue("(nlO)", index, number, Py_None);
+    PyObject *result = Py_BuildValue("(nlO)", index, number, base);
+    Py_DECREF(base);
+    return result;
 error:
     tree_clear(&t);
+    Py_DECREF(base);
     return NULL;
 }
 
