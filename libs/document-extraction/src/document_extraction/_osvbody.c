@@ -449,70 +449,90 @@ error:
     return NULL;
 }
 
-/* Adds the row's amounts to its parent's children (or the top-level rows) and to the rows. */
+/* sums[k] += cents[k]: in C while the sum fits 64 bits, as Python ints beyond. */
 static int
-record_amounts(const long long *cents, PyObject *parent, PyObject *top_rows, PyObject *children,
-               PyObject *row_amounts)
+add_cents(PyObject *sums, const long long *cents)
 {
-    PyObject *amounts = PyList_New(MONEY);
-    if (amounts == NULL) {
+    if (!PyList_CheckExact(sums) || PyList_GET_SIZE(sums) != MONEY) {
+        PyErr_SetString(PyExc_TypeError, "plain_rows: sums must be lists of six ints");
+        return -1;
+    }
+    for (int k = 0; k < MONEY; k++) {
+        if (cents[k] == 0) {
+            continue;
+        }
+        PyObject *old = PyList_GET_ITEM(sums, k);
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(old, &overflow);
+        long long sum;
+        PyObject *total;
+        if (value == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (!overflow && !__builtin_add_overflow(value, cents[k], &sum)) {
+            total = PyLong_FromLongLong(sum);
+        }
+        else {
+            PyObject *add = PyLong_FromLongLong(cents[k]);
+            total = add == NULL ? NULL : PyNumber_Add(old, add);
+            Py_XDECREF(add);
+        }
+        if (total == NULL) {
+            return -1;
+        }
+        PyList_SET_ITEM(sums, k, total);
+        Py_DECREF(old);
+    }
+    return 0;
+}
+
+/* Adds the row's amounts to its parent's children, or to the top-level rows. */
+static int
+record_amounts(const long long *cents, PyObject *parent, PyObject *top_sums, PyObject *children)
+{
+    if (parent == Py_None) {
+        return add_cents(top_sums, cents);
+    }
+    PyObject *sums = PyDict_GetItemWithError(children, parent);
+    if (sums != NULL) {
+        return add_cents(sums, cents);
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    sums = PyList_New(MONEY);
+    if (sums == NULL) {
         return -1;
     }
     for (int k = 0; k < MONEY; k++) {
         PyObject *value = PyLong_FromLongLong(cents[k]);
         if (value == NULL) {
-            Py_DECREF(amounts);
+            Py_DECREF(sums);
             return -1;
         }
-        PyList_SET_ITEM(amounts, k, value);
+        PyList_SET_ITEM(sums, k, value);
     }
-    int failed;
-    if (parent == Py_None) {
-        failed = PyList_Append(top_rows, amounts);
-    }
-    else {
-        PyObject *siblings = PyDict_GetItemWithError(children, parent);
-        if (siblings == NULL && PyErr_Occurred()) {
-            failed = -1;
-        }
-        else if (siblings == NULL) {
-            PyObject *list = PyList_New(1);
-            failed = list == NULL;
-            if (list != NULL) {
-                Py_INCREF(amounts);
-                PyList_SET_ITEM(list, 0, amounts);
-                failed = set_new(children, parent, list);
-            }
-        }
-        else {
-            failed = PyList_Append(siblings, amounts);
-        }
-    }
-    if (!failed) {
-        failed = PyList_Append(row_amounts, amounts);
-    }
-    Py_DECREF(amounts);
-    return failed ? -1 : 0;
+    return set_new(children, parent, sums);
 }
 
 PyDoc_STRVAR(plain_rows_doc,
              "plain_rows(rows, start, label_col, name_col, money_cols, sheet, number, outline,\n"
-             "           stack, base, tree, out_rows, confidences, row_indices, row_amounts,\n"
-             "           top_rows, children) -> (stop, number, base)\n\n"
+             "           stack, base, tree, out_rows, confidences, row_indices, top_sums,\n"
+             "           children) -> (stop, number, base)\n\n"
              "Handles the rows from start on as build_osv would, up to the first row it leaves "
              "to Python (stop).");
 
 static PyObject *
 plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 17) {
-        PyErr_SetString(PyExc_TypeError, "plain_rows takes 17 arguments");
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "plain_rows takes 16 arguments");
         return NULL;
     }
     PyObject *rows = args[0], *money_cols = args[4], *sheet = args[5], *outline = args[7],
              *stack = args[8], *base_arg = args[9], *tree = args[10], *out_rows = args[11],
-             *confidences = args[12], *row_indices = args[13], *row_amounts = args[14],
-             *top_rows = args[15], *children = args[16];
+             *confidences = args[12], *row_indices = args[13], *top_sums = args[14],
+             *children = args[15];
     Py_ssize_t start = PyLong_AsSsize_t(args[1]);
     Py_ssize_t label_col = PyLong_AsSsize_t(args[2]);
     Py_ssize_t name_col = args[3] == Py_None ? -1 : PyLong_AsSsize_t(args[3]);
@@ -523,8 +543,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!PyList_Check(rows) || !PyTuple_Check(money_cols) || PyTuple_GET_SIZE(money_cols) != MONEY ||
         !PyUnicode_Check(sheet) || (outline != Py_None && !PyDict_Check(outline)) ||
         !PyList_Check(stack) || !PyList_Check(out_rows) || !PyList_Check(confidences) ||
-        !PyList_Check(row_indices) || !PyList_Check(row_amounts) || !PyList_Check(top_rows) ||
-        !PyDict_Check(children)) {
+        !PyList_Check(row_indices) || !PyList_Check(top_sums) || !PyDict_Check(children)) {
         PyErr_SetString(PyExc_TypeError, "plain_rows: unexpected argument types");
         return NULL;
     }
@@ -643,7 +662,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                             : out_row(id, parent, level, account, account ? label : Py_None,
                                       name, cents, filled, sheet, index);
         int failed = out == NULL || append_new(out_rows, out) < 0 ||
-                     record_amounts(cents, parent, top_rows, children, row_amounts) < 0 ||
+                     record_amounts(cents, parent, top_sums, children) < 0 ||
                      PyList_Append(row_indices, at) < 0 ||
                      PyList_Append(confidences, full_confidence) < 0;
         Py_DECREF(name);

@@ -16,8 +16,7 @@ def plain_rows(
     out_rows: list[dict[str, Any]],
     confidences: list[float],
     row_indices: list[int],
-    row_amounts: list[list[int]],
-    top_rows: list[list[int]],
-    children: dict[int, list[list[int]]],
+    top_sums: list[int],
+    children: dict[int, list[int]],
     /,
 ) -> tuple[int, int, int | None]: ...

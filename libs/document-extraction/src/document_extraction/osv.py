@@ -118,10 +118,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     confidences: list[float] = []
     # Per written row (id - 1): where it is and its amounts in cents (empty as 0).
     row_indices: list[int] = []
-    row_amounts: list[list[int]] = []
-    # Amounts of each parent's children and of the top-level rows.
-    children: dict[int, list[list[int]]] = {}
-    top_rows: list[list[int]] = []
+    # Running sums in cents of each parent's children (by the parent's id) and of the
+    # top-level rows; a parent's own amounts are read back from its written row.
+    children: dict[int, list[int]] = {}
+    top_sums = [0] * 6
     stack: list[tuple[int, int]] = []  # (outline level, id) of the rows a new row may be under
     base: int | None = None  # the shallowest outline level among the rows
     codes = _CodeTree()
@@ -164,8 +164,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 out_rows,
                 confidences,
                 row_indices,
-                row_amounts,
-                top_rows,
+                top_sums,
                 children,
             )
             if resume > index:
@@ -300,17 +299,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             balance_warnings.append(
                 balance_mismatch(code_text or name or "", amounts, locate.row(index))
             )
-        # Summed per parent at the end, one column at a time.
-        if parent is None:
-            top_rows.append(amounts)
-        else:
-            siblings = children.get(parent)
-            if siblings is None:
-                children[parent] = [amounts]
-            else:
-                siblings.append(amounts)
+        sums = top_sums if parent is None else children.setdefault(parent, [0] * 6)
+        for column, cents in enumerate(amounts):
+            sums[column] += cents
         row_indices.append(index)
-        row_amounts.append(amounts)
 
         if plain_sheet:
             conf: float = 100 - penalty if penalty < 100 else 0
@@ -354,14 +346,19 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         (
             out_rows[number - 1]["code"] or out_rows[number - 1]["name"] or "",
             row_indices[number - 1],
-            row_amounts[number - 1],
-            _column_sums(children[number]),
+            _written_cents(out_rows[number - 1]),
+            children[number],
         )
         for number in sorted(children)
     )
-    top = _column_sums(top_rows)
     warnings += sum_warnings(
-        parents, top, totals_values, totals_index, money_cols, locate, general=variant == "general"
+        parents,
+        top_sums,
+        totals_values,
+        totals_index,
+        money_cols,
+        locate,
+        general=variant == "general",
     )
     doc_conf = document_confidence(header.confidence, confidences)
     if doc_conf < LOW_CONFIDENCE:
@@ -405,8 +402,11 @@ def _first_nonempty(grid: Grid) -> int:
     return 0
 
 
-def _column_sums(rows: list[list[int]]) -> list[int]:
-    return [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * 6
+def _written_cents(row: dict[str, Any]) -> list[int]:
+    """A row's amounts in cents, read back exactly from the text format_cents wrote."""
+    return [
+        int(text.replace(".", "")) if text is not None else 0 for text in map(row.get, MONEY_FIELDS)
+    ]
 
 
 class _CodeTree:
