@@ -45,6 +45,22 @@ LABELS: list[Any] = [
     "Итого",
     "Количество",
     *["ООО Контрагент", "Договор № 5", "  Иванов И.И.", "Supplier Ltd"] * 3,
+    # Code and name in one cell, the forms the kernel splits and those it leaves to Python.
+    *["60.01 Поставщики", "60 Расчеты с поставщиками", "601.1.22 Прочие", "08.3 Вложения"] * 3,
+    "60.01. Поставщики",
+    "60.01 - Поставщики",
+    "60.01, Поставщики",
+    "94.Н Недостачи",
+    "6001 Нечто",
+    "60.12345 Длинная часть",
+    "60. Пустая часть",
+    "60.01  Двойной пробел",
+    "60.01 Имя ",
+    "60.01 ",
+    "60.01 5 лет",
+    "60/1 Дробь",
+    "٦٠.01 Арабские цифры",
+    "60.01 Мягкий\u00adперенос",
     "Касса",  # к: could be "Кол.", Python looks
     "итого по счету",
     "ёлочные игрушки",
@@ -257,4 +273,19 @@ def test_subconto_first_tables_group_the_accounts_below(counted: list[int]) -> N
         ("account", 1, 1),
         ("subconto", None, 0),
         ("account", 3, 1),
+    ]
+
+
+def test_the_kernel_splits_a_code_and_name_cell(counted: list[int]) -> None:
+    header = [["Оборотно-сальдовая ведомость"], ["Счет", *GROUPS], ["", *PAIRS]]
+    body = [
+        ["60 Расчеты с поставщиками", 100.0, None, None, None, 100.0, None],
+        ["60.01 ООО Альфа", 100.0, None, None, None, 100.0, None],
+        ["60.02. ООО Бета", None, None, None, None, None, None],
+    ]
+    doc = extract([Grid("ОСВ", [*header, *body])]).documents[0]
+    assert [n for n in counted if n] == [2]
+    assert [(r["code"], r["name"], r["parent"]) for r in doc["rows"]][:2] == [
+        ("60", "Расчеты с поставщиками", None),
+        ("60.01", "ООО Альфа", 1),
     ]

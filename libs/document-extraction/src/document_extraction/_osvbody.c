@@ -1,11 +1,12 @@
 /* The common rows of a trial balance body, in C: what build_osv's loop does for a row whose
- * label is a plain code ("60.01", named by the name column) or a subconto name ("ООО Альфа"),
- * whose name is plain text and whose six amounts are numbers with at most two decimals or
- * empty, on a sheet read from a workbook. The loop in osv.py is the reference: it handles
- * every row, and this kernel takes over only rows it can treat exactly as that loop would,
- * stopping at the first other row (a total, a text amount, a failed balance, an empty or
- * signature row, a code and name in one cell...) so that Python handles it. Both share the
- * same state: the lists and dicts are mutated in place, the counters are returned. */
+ * label is a plain code ("60.01", named by the name column), a code and a name in one cell
+ * ("60.01 Поставщики") or a subconto name ("ООО Альфа"), whose name is plain text and whose
+ * six amounts are numbers with at most two decimals or empty, on a sheet read from a
+ * workbook. The loop in osv.py is the reference: it handles every row, and this kernel takes
+ * over only rows it can treat exactly as that loop would, stopping at the first other row (a
+ * total, a text amount, a failed balance, an empty or signature row, a code as a number...)
+ * so that Python handles it. Both share the same state: the lists and dicts are mutated in
+ * place, the counters are returned. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -97,6 +98,53 @@ is_plain_code(PyObject *text)
         }
     }
     return 1;
+}
+
+/* A code and a name in one cell, "60.01 Поставщики", as accounts.code_from_cell splits it:
+ * the length of the code, or 0 when the label is not of this plainest form (two or three
+ * digits, ".digits" parts of up to four, one space, a letter, all printable, no double
+ * space), which leaves every other form (94.Н, "60 - Имя", "60.01. Имя") to Python. */
+static Py_ssize_t
+code_and_name(PyObject *text)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+#define DIGIT_AT(i) ((i) < length && PyUnicode_READ(kind, data, (i)) >= '0' && \
+                     PyUnicode_READ(kind, data, (i)) <= '9')
+    Py_ssize_t i = 0;
+    while (i < 4 && DIGIT_AT(i)) {
+        i++;
+    }
+    if (i < 2 || i > 3) {
+        return 0;
+    }
+    while (i < length && PyUnicode_READ(kind, data, i) == '.') {
+        Py_ssize_t part = ++i;
+        while (i - part < 5 && DIGIT_AT(i)) {
+            i++;
+        }
+        if (i == part || i - part > 4) {
+            return 0;
+        }
+    }
+#undef DIGIT_AT
+    Py_ssize_t code = i;
+    if (code + 1 >= length || PyUnicode_READ(kind, data, code) != ' ' ||
+        !Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, code + 1))) {
+        return 0;
+    }
+    Py_UCS4 previous = ' ';
+    for (i = code + 1; i < length; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (!((ch >= 0x20 && ch < 0x7f) || (ch >= 0x410 && ch <= 0x451) ||
+              Py_UNICODE_ISPRINTABLE(ch)) ||
+            (ch == ' ' && previous == ' ')) {
+            return 0;
+        }
+        previous = ch;
+    }
+    return previous == ' ' ? 0 : code;
 }
 
 /* A subconto label build_osv would take as it is: text whose first character (after spaces)
@@ -590,6 +638,8 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             break;
         }
         int account = is_plain_code(label);
+        Py_ssize_t split = account ? 0 : code_and_name(label);
+        account = account || split > 0;
         if (!account && !is_subconto(label)) {
             break;
         }
@@ -613,17 +663,30 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             cents[0] - cents[1] + cents[2] - cents[3] != cents[4] - cents[5]) {
             break;
         }
-        /* An account's name is in the name column, a subconto row is named by its label. */
-        PyObject *name = plain_name(
-            !account                           ? label
-            : name_col >= 0 && name_col < width ? cells[name_col]
-                                                : Py_None,
-            &plain);
-        if (!plain) {
-            break;
+        /* An account's name is in the name column or after its code, a subconto row is
+         * named by its label. */
+        PyObject *code = label, *name;
+        if (split > 0) {
+            code = PyUnicode_Substring(label, 0, split);
+            name = code == NULL ? NULL
+                                : PyUnicode_Substring(label, split + 1, PyUnicode_GET_LENGTH(label));
+            if (name == NULL) {
+                Py_XDECREF(code);
+                goto error;
+            }
         }
-        if (name == NULL) {
-            goto error;
+        else {
+            name = plain_name(!account                           ? label
+                              : name_col >= 0 && name_col < width ? cells[name_col]
+                                                                  : Py_None,
+                              &plain);
+            if (!plain) {
+                break;
+            }
+            if (name == NULL) {
+                goto error;
+            }
+            Py_INCREF(code);
         }
         PyObject *at = PyLong_FromSsize_t(index);
         PyObject *id = at == NULL ? NULL : PyLong_FromLong(++number);
@@ -633,7 +696,7 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         else if (outline == Py_None) {
             long depth = 0;
-            parent = account ? place_account(&t, label, id, &depth)
+            parent = account ? place_account(&t, code, id, &depth)
                              : place_subconto(&t, id, &depth);
             level = parent == NULL ? NULL : PyLong_FromLong(depth);
         }
@@ -659,12 +722,13 @@ plain_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         PyObject *out = parent == NULL || level == NULL
                             ? NULL
-                            : out_row(id, parent, level, account, account ? label : Py_None,
+                            : out_row(id, parent, level, account, account ? code : Py_None,
                                       name, cents, filled, sheet, index);
         int failed = out == NULL || append_new(out_rows, out) < 0 ||
                      record_amounts(cents, parent, top_sums, children) < 0 ||
                      PyList_Append(row_indices, at) < 0 ||
                      PyList_Append(confidences, full_confidence) < 0;
+        Py_DECREF(code);
         Py_DECREF(name);
         Py_XDECREF(id);
         Py_XDECREF(at);
