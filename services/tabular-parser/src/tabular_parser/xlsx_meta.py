@@ -461,7 +461,8 @@ def read_meta(
 class SheetScanner:
     """``read_meta`` in a thread, sheet by sheet: first a sheet's extent, which the reader
     waits for before it lets calamine load the sheet, then its levels and formats, scanned
-    while calamine loads it (calamine parses without holding the GIL).
+    while calamine loads it (calamine parses without holding the GIL). With the C scanner
+    both come from one pass, so the levels and formats are ready with the extent.
 
     The scan starts before the reader knows which sheets it reads (calamine is still opening
     the book): until ``want`` names them it takes the visible worksheets of workbook.xml in
