@@ -1,21 +1,45 @@
-"""Finding the table header of a trial balance or a statement from its text, never by position."""
+"""Finding the table header of a trial balance or a statement from its captions, never by
+position: every column's caption is a set of words composed over the header rows (see
+``captions``), and a header is the first block of one to four rows whose columns name what the
+document needs, chosen where the body below fits it."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+import datetime
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from document_extraction.captions import (
+    DATE_WORD,
+    MAX_COLUMNS,
+    Column,
+    compose,
+    is_column_number_row,
+)
+from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
-from document_extraction.text import norm
+from document_extraction.numbers import parse_amount
+from document_extraction.text import is_empty
+
+__all__ = [
+    "HEADER_SCAN_ROWS",
+    "MAX_COLUMNS",
+    "MONEY_FIELDS",
+    "OsvHeader",
+    "StatementHeader",
+    "find_osv_header",
+    "find_statement_header",
+]
 
 # Headers sit near the top: title lines, parameters, a filter block. Deeper than this is not a
 # header but data that happens to contain the words.
 HEADER_SCAN_ROWS = 80
-# Widest table a header is looked for in; real exports have a few dozen columns.
-MAX_COLUMNS = 256
+# A header spans at most this many rows (group captions, sides, a period line, numbers).
+MAX_HEADER_ROWS = 4
 # Confidence of a header whose columns were placed by assumption rather than read.
 INFERRED_LABEL_CONFIDENCE = 95
+# Body rows looked at to tell which of two candidate columns the body fits.
+FIT_ROWS = 200
 
 MONEY_FIELDS = (
     "opening_debit",
@@ -29,8 +53,8 @@ MONEY_FIELDS = (
 
 @dataclass(frozen=True)
 class OsvHeader:
-    first_row: int  # index of the caption row
-    last_row: int  # index of the Дебет/Кредит row (same as first_row for one-row headers)
+    first_row: int  # index of the first caption row
+    last_row: int  # index of the last header row (same as first_row for one-row headers)
     label_col: int
     name_col: int | None
     indicator_col: int | None
@@ -46,127 +70,143 @@ class StatementHeader:
     confidence: float
     extra: dict[str, int] = field(default_factory=dict)
     first_row: int = 0  # the first header row: title lines end above it
+    direction_col: int | None = None  # a column that says which side a signed amount is on
+    # Candidate columns the captions could not tell apart (the body chose among them).
+    date_candidates: tuple[int, ...] = ()
 
 
-def _group(text: str) -> str | None:
-    if not text or "кор" in text:
+def _blocks(rows: Sequence[Sequence[CellValue]]) -> list[tuple[int, int]]:
+    """Header blocks (first, last) to try: the block that ends earliest first, and of those the
+    shallowest, so that a title line above a one-row header never joins it."""
+    blocks: list[tuple[int, int]] = []
+    for last in range(min(len(rows), HEADER_SCAN_ROWS)):
+        if all(is_empty(c) for c in rows[last][:MAX_COLUMNS]):
+            continue
+        for depth in range(1, MAX_HEADER_ROWS + 1):
+            first = last - depth + 1
+            if first < 0:
+                break
+            blocks.append((first, last))
+    return blocks
+
+
+def _header_end(rows: Sequence[Sequence[CellValue]], last: int) -> int:
+    """The last header row, counting the column-number rows printed under the captions."""
+    while last + 1 < len(rows) and is_column_number_row(rows[last + 1]):
+        last += 1
+    return last
+
+
+# --- trial balance ---------------------------------------------------------------------------
+
+
+def _side(words: frozenset[str]) -> str | None:
+    debit, credit = "дебет" in words, "кредит" in words
+    if debit == credit:
         return None
-    if ("сальдо" in text or "остаток" in text) and "начал" in text:
-        return "opening"
-    if ("сальдо" in text or "остаток" in text) and "кон" in text:
-        return "closing"
-    if text.startswith("оборот"):
+    return "debit" if debit else "credit"
+
+
+def _money_group(words: frozenset[str]) -> str | None:
+    if "оборот" in words:
         return "turnover"
-    if text.startswith(("сальдо", "остаток")):
+    start, end = "начало" in words, "конец" in words
+    if start != end:
+        return "opening" if start else "closing"
+    if "сальдо" in words:
         return "balance"  # "Сальдо на 01.01.2025": which one is told by its place
     return None
 
 
-def _groups(texts: list[str]) -> dict[int, str]:
-    groups = {col: g for col, g in ((c, _group(t)) for c, t in enumerate(texts)) if g}
-    turnover = [c for c, g in groups.items() if g == "turnover"]
-    if turnover:
-        # A balance caption dated rather than named: before the turnovers it is the opening one.
-        for col, group in list(groups.items()):
-            if group == "balance":
-                groups[col] = "opening" if col < turnover[0] else "closing"
-    return {c: g for c, g in groups.items() if g != "balance"}
-
-
-def _side(text: str) -> str | None:
-    words = re.findall(r"[а-я]+", text)
-    if not words:
+def money_role(column: Column) -> tuple[str, str | None] | None:
+    """(group, side) of a trial balance money column, or None for any other column."""
+    words = column.words
+    if "корр" in words or "количество" in column.own or "итого" in words:
         return None
-    last = words[-1]
-    if last in ("дебет", "дт", "д") or (len(words) == 1 and last.startswith("дебет")):
-        return "debit"
-    if last in ("кредит", "кт", "к") or (len(words) == 1 and last.startswith("кредит")):
-        return "credit"
-    return None
+    group = _money_group(words)
+    if group is None:
+        return None
+    return group, _side(column.own) or _side(column.above)
 
 
-def _texts(row: Sequence[CellValue]) -> list[str]:
-    return [norm(cell) for cell in row[:MAX_COLUMNS]]
-
-
-def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
-    for index in range(min(len(rows), HEADER_SCAN_ROWS)):
-        texts = _texts(rows[index])
-        groups = _groups(texts)
-        if len(set(groups.values())) < 3:
-            continue
-        found = _money_columns(texts, groups, rows, index)
-        if found is None:
-            continue
-        money, two_rows = found
-        return _osv_header(rows, index, index + 1 if two_rows else index, money)
-    return None
-
-
-def _money_columns(
-    texts: list[str],
-    groups: dict[int, str],
-    rows: Sequence[Sequence[CellValue]],
-    index: int,
-) -> tuple[dict[str, int], bool] | None:
+def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
+    """The six money columns named by the captions, or None unless all six are."""
+    roles = {c.index: role for c in columns if (role := money_role(c)) is not None}
+    turnover = sorted(i for i, (g, _) in roles.items() if g == "turnover")
     money: dict[str, int] = {}
-    # One-row headers name the side in the caption itself: "Сальдо на начало Дт".
-    for col, group in groups.items():
-        side = _side(texts[col])
-        if side is not None:
-            money.setdefault(f"{group}_{side}", col)
-    if len(money) == 6:
-        return money, False
-    if index + 1 >= len(rows):
-        return None
-    sub = _texts(rows[index + 1])
-    starts = sorted(c for c, t in enumerate(texts) if t)
-    for col, group in groups.items():
-        following = [c for c in starts if c > col]
-        end = following[0] if following else max(len(sub), col + 1)
-        for sub_col in range(col, min(end, len(sub))):
-            side = _side(sub[sub_col])
-            if side is not None:
-                money.setdefault(f"{group}_{side}", sub_col)
-    if len(money) != 6:
-        return None
-    return money, True
+    for index in sorted(roles):
+        group, side = roles[index]
+        if side is None:
+            continue
+        if group == "balance":
+            if not turnover:
+                continue
+            group = "opening" if index < turnover[0] else "closing"
+        money.setdefault(f"{group}_{side}", index)
+    return money if len(money) == 6 else None
+
+
+_CODE_WORDS = frozenset({"код", "счет", "субконто", "шифр"})
+_LABEL_WORDS = frozenset(
+    {
+        "субконто",
+        "контрагент",
+        "контрагенты",
+        "номенклатура",
+        "статья",
+        "покупатель",
+        "поставщик",
+        "сотрудник",
+        "сотрудники",
+        "работник",
+        "договор",
+        "договоры",
+        "организация",
+    }
+)
+_INDICATOR_TEXTS = frozenset({"бу", "ну", "пр", "вр", "кол.", "кол"})
 
 
 def _osv_header(
-    rows: Sequence[Sequence[CellValue]], first: int, last: int, money: dict[str, int]
+    rows: Sequence[Sequence[CellValue]],
+    first: int,
+    last: int,
+    columns: Sequence[Column],
+    money: dict[str, int],
 ) -> OsvHeader:
-    first_money = min(money.values())
-    label_col: int | None = None
-    name_col: int | None = None
-    indicator_col: int | None = None
+    money_cols = set(money.values())
+    first_money = min(money_cols)
+    code_col = name_col = label_col = indicator_col = None
     label_caption = ""
-    for row_index in range(first, last + 1):
-        for col, text in enumerate(_texts(rows[row_index])[:first_money]):
-            if not text:
-                continue
-            if "показа" in text or text in ("бу", "кол."):
-                indicator_col = indicator_col if indicator_col is not None else col
-            elif "кор" in text:
-                continue
-            elif text.startswith("наименование") and label_col is not None:
-                name_col = name_col if name_col is not None else col
-            elif label_col is None and (
-                "счет" in text
-                or "субконто" in text
-                or "код" in text
-                or "контрагент" in text
-                or text.startswith("наименование")
-            ):
-                label_col = col
-                label_caption = text
+    for column in columns:
+        if column.index in money_cols or column.index > first_money:
+            continue
+        own = column.own
+        if "корр" in own:
+            continue
+        if "показатели" in own or column.text in _INDICATOR_TEXTS:
+            indicator_col = indicator_col if indicator_col is not None else column.index
+        elif "наименование" in own:
+            name_col = name_col if name_col is not None else column.index
+        elif own & _CODE_WORDS:
+            code_col = code_col if code_col is not None else column.index
+        elif own & _LABEL_WORDS and label_col is None:
+            label_col = column.index
+    captions = {c.index: c.text for c in columns}
     confidence = 100.0
-    if label_col is None:
+    if code_col is not None:
+        label_col, name_col = code_col, name_col
+    elif name_col is not None:
+        label_col, name_col = name_col, None
+    elif label_col is None:
         label_col = 0
         confidence = INFERRED_LABEL_CONFIDENCE
+    label_caption = captions.get(label_col, "")
+    if name_col == label_col:
+        name_col = None
     return OsvHeader(
         first_row=first,
-        last_row=last,
+        last_row=_header_end(rows, last),
         label_col=label_col,
         name_col=name_col,
         indicator_col=indicator_col,
@@ -176,74 +216,191 @@ def _osv_header(
     )
 
 
-# Statement columns by header text. Order matters: the first rule that matches a cell wins,
-# so specific words ("эквивалент", "банк", "назначение") come before generic ones ("счет").
-_STATEMENT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("purpose", re.compile(r"назначени|содержани|основани")),
-    ("equivalent", re.compile(r"эквивалент|\bэкв\b|экв\.")),
-    ("bic", re.compile(r"\bбик\b|\bbic\b|swift|код банка")),
-    ("bank", re.compile(r"банк")),
-    ("tax_id", re.compile(r"\bунп\b|\bинн\b")),
-    ("debit", re.compile(r"^дебет|списан|расход|^дт\b|^д-т")),
-    ("credit", re.compile(r"^кредит|поступ|приход|зачислен|^кт\b|^к-т")),
-    ("account", re.compile(r"сч[е]т|iban|р/с")),
-    ("amount", re.compile(r"^сумма|^оборот")),
-    ("date", re.compile(r"^дата")),
-    ("number", re.compile(r"^№|номер|^n док|^no\b")),
-    ("name", re.compile(r"корресп|контраг|получател|плательщ|наименован")),
-)
-
-
-def _statement_column(text: str) -> str | None:
-    for name, pattern in _STATEMENT_RULES:
-        if pattern.search(text):
-            if name == "equivalent":
-                if "кредит" in text or "поступ" in text:
-                    return "credit_equivalent"
-                if "дебет" in text or "списан" in text:
-                    return "debit_equivalent"
-                return "equivalent"
-            return name
+def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
+    for first, last in _blocks(rows):
+        columns = compose(rows, first, last)
+        money = osv_money_columns(columns)
+        if money is not None:
+            return _osv_header(rows, first, last, columns, money)
     return None
 
 
+# --- bank statement --------------------------------------------------------------------------
+
+_DEBIT_WORDS = frozenset({"дебет", "списание", "списания", "расход", "расходы", "снятие"})
+_CREDIT_WORDS = frozenset(
+    {"кредит", "поступление", "поступления", "зачисление", "зачисления", "пополнение", "приход"}
+)
+_NAME_WORDS = frozenset(
+    {
+        "корреспондент",
+        "корреспондента",
+        "контрагент",
+        "контрагента",
+        "получатель",
+        "плательщик",
+        "наименование",
+        "получателя",
+        "плательщика",
+    }
+)
+# Qualifiers that make a counterparty caption something else than its name.
+_NOT_NAME_WORDS = frozenset({"страна", "адрес", "город", "код", "телефон", "тип", "вид"})
+_PURPOSE_WORDS = frozenset({"назначение", "содержание", "основание", "детали", "описание"})
+_DATE_PREFERRED = frozenset({"операции", "проводки", "транзакции", "совершения", "оплаты"})
+
+
+def statement_role(words: frozenset[str]) -> str | None:
+    """What a statement column holds, from its caption words; the first rule that fits wins,
+    so specific captions (the bank, the equivalent) come before generic ones (an account)."""
+    if "налогового" in words or "налоговый" in words or "кпп" in words:
+        return None
+    if words & _PURPOSE_WORDS:
+        return "purpose"
+    if "эквивалент" in words or "экв" in words:
+        side = _side(words)
+        return "equivalent" if side is None else f"{side}_equivalent"
+    if words & {"бик", "bic", "swift"} or ("код" in words and "банк" in words):
+        return "bic"
+    if "банк" in words or "банка" in words:
+        return None if "счет" in words or "корр" in words else "bank"
+    if words & {"унп", "инн"}:
+        return "tax_id"
+    debit, credit = bool(words & _DEBIT_WORDS), bool(words & _CREDIT_WORDS)
+    if (debit and credit) or words & {"тип", "направление", "признак"}:
+        return "direction"
+    if debit:
+        return "debit"
+    if credit:
+        return "credit"
+    if "сумма" in words or "оборот" in words:
+        return "amount"
+    if "счет" in words or "iban" in words or "р" in words:
+        return "account"
+    if "дата" in words or DATE_WORD in words:
+        return "date"
+    if "№" in words or "номер" in words or words == {"n"}:
+        return "number"
+    if words & _NAME_WORDS and not words & _NOT_NAME_WORDS:
+        return "name"
+    return None
+
+
+def _statement_roles(columns: Sequence[Column]) -> dict[int, str]:
+    roles: dict[int, str] = {}
+    for column in columns:
+        role = statement_role(column.own)
+        if role in (None, "name", "account", "number") and column.above:
+            # "Наименование" under "Банк корреспондента" names the bank.
+            wider = statement_role(column.words)
+            if wider in ("bank", "bic"):
+                role = wider
+        if role is not None:
+            roles[column.index] = role
+    return roles
+
+
+def _fit(
+    rows: Sequence[Sequence[CellValue]], start: int, col: int, test: Callable[[CellValue], bool]
+) -> int:
+    return sum(1 for row in rows[start : start + FIT_ROWS] if col < len(row) and test(row[col]))
+
+
+def _is_date(cell: CellValue) -> bool:
+    if isinstance(cell, datetime.date):
+        return True
+    return parse_date_cell(cell)[0] is not None
+
+
+def _is_amount(cell: CellValue) -> bool:
+    if is_empty(cell) or isinstance(cell, datetime.date):
+        return False
+    amount = parse_amount(cell)
+    return amount.value is not None and amount.problem is None
+
+
+def _best(
+    rows: Sequence[Sequence[CellValue]],
+    start: int,
+    candidates: list[Column],
+    test: Callable[[CellValue], bool],
+    preferred: frozenset[str],
+) -> int:
+    """The candidate column the body fills best; the caption's preferred words break ties."""
+    return max(
+        candidates,
+        key=lambda c: (_fit(rows, start, c.index, test), bool(c.words & preferred), -c.index),
+    ).index
+
+
+def _statement_block(
+    rows: Sequence[Sequence[CellValue]], first: int, last: int
+) -> tuple[list[Column], dict[int, str]] | None:
+    columns = compose(rows, first, last)
+    roles = _statement_roles(columns)
+    found = set(roles.values())
+    if "date" not in found or not ({"debit", "credit"} <= found or "amount" in found):
+        return None
+    return columns, roles
+
+
+def _has_sides(roles: dict[int, str]) -> bool:
+    return {"debit", "credit"} <= set(roles.values())
+
+
 def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:
-    for index in range(min(len(rows), HEADER_SCAN_ROWS)):
-        texts = _texts(rows[index])
-        columns: dict[str, int] = {}
+    for first, last in _blocks(rows):
+        block = _statement_block(rows, first, last)
+        if block is None:
+            continue
+        columns, roles = block
+        # "Сумма" merged over "Дебет | Кредит" in the rows below: the deeper block names both.
+        for deeper in range(last + 1, min(first + MAX_HEADER_ROWS, len(rows))):
+            if _has_sides(roles):
+                break
+            wider = _statement_block(rows, first, deeper)
+            if wider is not None and _has_sides(wider[1]):
+                (columns, roles), last = wider, deeper
+        sides = _has_sides(roles)
+        end = _header_end(rows, last)
+        body = end + 1
+        by_index = {c.index: c for c in columns}
+        columns_of: dict[str, list[Column]] = {}
+        for index in sorted(roles):
+            columns_of.setdefault(roles[index], []).append(by_index[index])
+        chosen: dict[str, int] = {}
         extra: dict[str, int] = {}
-        for col, text in enumerate(texts):
-            if not text:
+        for role, candidates in columns_of.items():
+            if role == "date":
+                chosen[role] = _best(rows, body, candidates, _is_date, _DATE_PREFERRED)
+            elif role == "amount":
+                chosen[role] = _best(rows, body, candidates, _is_amount, frozenset({"счет"}))
+            elif role == "account" and len(candidates) > 1:
+                # The counterparty's account says whose it is; "Номер счета" beside it is the
+                # statement's own account printed on every line.
+                theirs = [c for c in candidates if c.words & _NAME_WORDS] or candidates
+                chosen[role] = theirs[0].index
+                own = [c for c in candidates if c not in theirs]
+                if own:
+                    extra["own_account"] = own[0].index
                 continue
-            kind = _statement_column(text)
-            if kind is None:
-                continue
-            if kind in columns:
-                extra.setdefault(kind, col)
             else:
-                columns[kind] = col
-        if "date" not in columns:
-            continue
-        last = index
-        if index + 1 < len(rows) and not ("debit" in columns and "credit" in columns):
-            # "Сумма" (or "Оборот") merged over "Дебет | Кредит" in the row below.
-            below = _texts(rows[index + 1])
-            sides = {
-                col: kind
-                for col, kind in ((c, _statement_column(t)) for c, t in enumerate(below) if t)
-                if kind in ("debit", "credit", "debit_equivalent", "credit_equivalent")
-            }
-            if {"debit", "credit"} <= set(sides.values()):
-                for col, kind in sides.items():
-                    columns.setdefault(kind, col)
-                columns.pop("amount", None)
-                last = index + 1
-        has_sides = "debit" in columns and "credit" in columns
-        if not has_sides and "amount" not in columns:
-            continue
-        if has_sides:
-            columns.pop("amount", None)
+                chosen[role] = candidates[0].index
+            for other in candidates:
+                if other.index != chosen[role]:
+                    extra.setdefault(role, other.index)
+        direction = chosen.pop("direction", None)
+        if sides:
+            chosen.pop("amount", None)
+            direction = None
+        date_candidates = tuple(c.index for c in columns_of["date"])
         return StatementHeader(
-            row=last, columns=columns, confidence=100.0, extra=extra, first_row=index
+            row=end,
+            columns=chosen,
+            confidence=100.0,
+            extra=extra,
+            first_row=first,
+            direction_col=direction,
+            date_candidates=date_candidates if len(date_candidates) > 1 else (),
         )
     return None

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import Any
 
-from document_extraction.accounts import code_from_cell, is_plain_code, parent_codes
+from document_extraction.accounts import code_from_cell, parent_codes
 from document_extraction.checks import balance_mismatch, sum_warnings
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
@@ -19,30 +18,124 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import CENTS_LIMIT, FRACTIONS, Cents, format_cents, read_cents
+from document_extraction.numbers import Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
-
-try:
-    from document_extraction._osvbody import plain_rows as _kernel
-except ImportError:  # built without a C compiler: the loop below reads every row itself
-    _kernel = None  # type: ignore[assignment]
-plain_rows: Callable[..., tuple[int, int, int | None]] | None = _kernel
 
 _SIGNATURE = re.compile(
     r"главный бухгалтер|руководитель|бухгалтер|исполнитель|ответственн|подпись|директор"
 )
-_QUANTITY = ("количество", "кол-во", "кол.", "кол")
+# A quantity caption as a whole word: "Кол.", "Кол-во", "Количество, шт" — never the start of
+# a name such as "Кольцо" or "Колесников И.И.".
+_QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![а-яa-z])")
+_TOTALS = re.compile(r"^(?:итого|всего|итог)(?![а-яa-z])")
+# Indicator sub-rows that are not the document: quantities, tax accounting, differences,
+# currency amounts. The document is the accounting (БУ) row.
+_NOT_THE_DOCUMENT = re.compile(
+    r"^(?:кол(?:ичество|-во|\.)?|колво|ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])"
+)
 # Distinct text amounts remembered per sheet; beyond this they are read afresh.
 _TEXT_CACHE_SIZE = 4096
-_MONEY_NAMES = {
-    "opening_debit": "сальдо на начало Дт",
-    "opening_credit": "сальдо на начало Кт",
-    "turnover_debit": "обороты Дт",
-    "turnover_credit": "обороты Кт",
-    "closing_debit": "сальдо на конец Дт",
-    "closing_credit": "сальдо на конец Кт",
-}
+
+
+def is_quantity_label(text: str) -> bool:
+    """A quantity sub-row's caption (normalised text), not a name that starts with "Кол"."""
+    return _QUANTITY.match(text) is not None
+
+
+def is_totals_label(text: str) -> bool:
+    return _TOTALS.match(text) is not None
+
+
+def is_other_indicator(text: str) -> bool:
+    """An indicator sub-row (quantity, tax accounting, currency) that is not the document."""
+    return _NOT_THE_DOCUMENT.match(text) is not None
+
+
+def _totals_label(row: Sequence[CellValue], last_text_col: int) -> bool:
+    """Totals are told by their wording in whichever text column left of the money it stands."""
+    for cell in row[:last_text_col]:
+        if isinstance(cell, str) and cell.strip():
+            return is_totals_label(norm(cell))
+    return False
+
+
+def _cells(row: Sequence[CellValue], columns: Sequence[int]) -> list[CellValue]:
+    width = len(row)
+    return [row[c] if c < width else None for c in columns]
+
+
+class _Amounts:
+    """Reads the six money cells of a row into cents, with the warnings a bad cell earns.
+    Exports repeat the same text amounts on many rows, so text readings are remembered."""
+
+    def __init__(self, money_cols: Sequence[int], locate: Locate) -> None:
+        self.money_cols = tuple(money_cols)
+        self.locate = locate
+        self.text_cents: dict[str, Cents] = {}
+
+    def cents(self, cell: CellValue) -> Cents:
+        if not isinstance(cell, str):
+            return read_cents(cell)
+        cents = self.text_cents.get(cell)
+        if cents is None:
+            cents = read_cents(cell)
+            if len(self.text_cents) < _TEXT_CACHE_SIZE:
+                self.text_cents[cell] = cents
+        return cents
+
+    def read(
+        self, row: Sequence[CellValue], index: int, warnings: list[dict[str, Any]]
+    ) -> tuple[list[int | None], int, bool]:
+        """Cents of the six money cells, the worst reading cost, and whether all are empty."""
+        values: list[int | None] = []
+        worst = 0
+        empty = True
+        for col, cell in zip(self.money_cols, _cells(row, self.money_cols), strict=True):
+            cents = self.cents(cell)
+            if cents.problem is not None:
+                warnings.append(
+                    warning(
+                        "AMOUNT_UNREADABLE",
+                        f"Сумма не распознана: {cents.problem}",
+                        self.locate.row(index, col),
+                    )
+                )
+                worst = max(worst, UNREADABLE_CELL_PENALTY)
+                empty = False
+            elif cents.value is not None:
+                empty = False
+                worst = max(worst, cents.penalty)
+                if cents.printed is not None:
+                    warnings.append(
+                        warning(
+                            "AMOUNT_PRECISION",
+                            f"Сумма {cents.printed} содержит больше двух знаков после запятой; "
+                            f"в результате {format_cents(cents.value)}",
+                            self.locate.row(index, col),
+                        )
+                    )
+            values.append(cents.value)
+        return values, worst, empty
+
+
+class _OutlineTree:
+    """Parents from outline levels: the parent is the last row above with a lower level."""
+
+    def __init__(self, outline: dict[int, int] | Any) -> None:
+        self.outline = outline
+        self.stack: list[tuple[int, int]] = []  # (outline level, id)
+        self.base: int | None = None  # the shallowest level among the rows
+
+    def place(self, number: int, index: int) -> tuple[int | None, int]:
+        level = self.outline.get(index, 0)
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        parent = self.stack[-1][1] if self.stack else None
+        self.stack.append((level, number))
+        if self.base is None or level < self.base:
+            self.base = level
+        return parent, level
 
 
 def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
@@ -54,186 +147,53 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     name_col = header.name_col
     indicator_col = header.indicator_col
     money_cols = tuple(header.money[f] for f in MONEY_FIELDS)
-    money_of = itemgetter(*money_cols)
-    money_width = max(money_cols) + 1
+    first_money = min(money_cols)
     formats = grid.number_formats
-    # Only the label column's formats matter; looked up by row, not by a fresh tuple per row.
+    # Only the label column's formats matter; looked up by row.
     label_formats = {r: f for (r, c), f in formats.items() if c == label_col} if formats else {}
-    outline = grid.outline_levels
     body_start = header.last_row + 1
-    use_outline = any(index >= body_start for index in outline)
+    use_outline = any(index >= body_start for index in grid.outline_levels)
+    outline_tree = _OutlineTree(grid.outline_levels)
+    codes = _CodeTree()
+    amounts_of = _Amounts(money_cols, locate)
     warnings: list[dict[str, Any]] = []
     balance_warnings: list[dict[str, Any]] = []
     totals_index: int | None = None
     totals_values: list[int | None] | None = None
     last_index = header.last_row
-    # Exports repeat the same text amounts and indicator captions on many rows.
-    text_cents: dict[str, Cents] = {}
     indicator_skips: dict[str, bool] = {}
-
-    def cents_of(cell: CellValue) -> Cents:
-        if not isinstance(cell, str):
-            return read_cents(cell)
-        cents = text_cents.get(cell)
-        if cents is None:
-            cents = read_cents(cell)
-            if len(text_cents) < _TEXT_CACHE_SIZE:
-                text_cents[cell] = cents
-        return cents
-
-    def amounts_of(cells: Sequence[CellValue], index: int) -> tuple[list[int | None], int, bool]:
-        """Cents of the six money cells, the worst reading cost, and whether all are empty."""
-        values: list[int | None] = []
-        worst = 0
-        empty = True
-        for col, cell in zip(money_cols, cells, strict=True):
-            cents = cents_of(cell)
-            if cents.problem is not None:
-                warnings.append(
-                    warning(
-                        "AMOUNT_UNREADABLE",
-                        f"Сумма не распознана: {cents.problem}",
-                        locate.row(index, col),
-                    )
-                )
-                worst = max(worst, UNREADABLE_CELL_PENALTY)
-                empty = False
-            elif cents.value is not None:
-                empty = False
-                if cents.penalty > worst:
-                    worst = cents.penalty
-                if cents.printed is not None:
-                    warnings.append(
-                        warning(
-                            "AMOUNT_PRECISION",
-                            f"Сумма {cents.printed} содержит больше двух знаков после запятой; "
-                            f"в результате {format_cents(cents.value)}",
-                            locate.row(index, col),
-                        )
-                    )
-            values.append(cents.value)
-        return values, worst, empty
 
     out_rows: list[dict[str, Any]] = []
     confidences: list[float] = []
-    # Per written row (id - 1): where it is and its amounts in cents (empty as 0).
-    row_indices: list[int] = []
+    row_indices: list[int] = []  # per written row (id - 1): its grid row
     # Running sums in cents of each parent's children (by the parent's id) and of the
     # top-level rows; a parent's own amounts are read back from its written row.
     children: dict[int, list[int]] = {}
     top_sums = [0] * 6
-    stack: list[tuple[int, int]] = []  # (outline level, id) of the rows a new row may be under
-    base: int | None = None  # the shallowest outline level among the rows
-    codes = _CodeTree()
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
-    sheet_name = grid.name
-    fc = format_cents
-    plain_sheet = ocr is None and not locate.is_page and grid.row_numbers is None
-    low, high = -CENTS_LIMIT, CENTS_LIMIT
-    fractions = FRACTIONS
     number = 0
-    # The C kernel takes over runs of common rows and stops at the first row this loop must
-    # see; it shares the loop's state (the lists and dicts, number, base). Its rows are the
-    # ones the loop would write the same way, so the result does not depend on it.
-    kernel = (
-        plain_rows
-        if plain_sheet
-        and indicator_col is None
-        and type(rows) is list
-        and (not use_outline or type(outline) is dict)
-        else None
-    )
-    resume = body_start
     for index in range(body_start, len(rows)):
-        if index < resume:
-            continue
-        if kernel is not None:
-            resume, number, base = kernel(
-                rows,
-                index,
-                label_col,
-                name_col,
-                money_cols,
-                sheet_name,
-                number,
-                outline if use_outline else None,
-                stack,
-                base,
-                codes,
-                out_rows,
-                confidences,
-                row_indices,
-                top_sums,
-                children,
-            )
-            if resume > index:
-                last_index = resume - 1
-                continue
         row = rows[index]
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
-        # The usual label, "60.01", is its own code; anything else is looked at closer.
-        plain_code = (
-            label_cell if isinstance(label_cell, str) and is_plain_code(label_cell) else None
-        )
-        if plain_code is None and isinstance(label_cell, str) and label_cell.lstrip()[:1].isalpha():
-            label_text = norm(label_cell)
-            if label_text.startswith("итого"):
-                totals_index = index
-                cells = (
-                    money_of(row)
-                    if width >= money_width
-                    else tuple(row[c] if c < width else None for c in money_cols)
-                )
-                totals_values = amounts_of(cells, index)[0]
-                last_index = index
-                break
-            if label_text.startswith(_QUANTITY):
-                continue
+        if _totals_label(row, first_money):
+            totals_index = index
+            totals_values = amounts_of.read(row, index, warnings)[0]
+            last_index = index
+            break
+        if isinstance(label_cell, str) and is_quantity_label(norm(label_cell)):
+            continue
         if indicator_col is not None and indicator_col < width:
             indicator = row[indicator_col]
             if isinstance(indicator, str):
                 skip = indicator_skips.get(indicator)
                 if skip is None:
-                    skip = indicator_skips[indicator] = norm(indicator).startswith("кол")
+                    skip = indicator_skips[indicator] = is_other_indicator(norm(indicator))
                 if skip:
                     continue
-        cells = (
-            money_of(row)
-            if width >= money_width
-            else tuple(row[c] if c < width else None for c in money_cols)
-        )
-        # What read_cents and format_cents give for the usual cells, without their calls and
-        # result objects: numbers that are exactly a two-decimal amount, and empty cells.
-        # Anything else (text, more decimals, huge or odd values) takes the full reading.
-        amounts: list[int] = []  # cents, empty as 0
-        texts: list[str | None] = []
-        for cell in cells:
-            if type(cell) is float:
-                if low < cell < high:
-                    cents = round(cell * 100)
-                    # The double nearest to that two-decimal amount: equal only when the cell
-                    # holds no more than two decimals (read_cents' own test).
-                    if cents / 100 == cell:
-                        amounts.append(cents)
-                        if cents < 0:
-                            texts.append("-" + str(-cents // 100) + fractions[-cents % 100])
-                        else:
-                            texts.append(str(cents // 100) + fractions[cents % 100])
-                        continue
-            elif cell is None or cell == "":
-                amounts.append(0)
-                texts.append(None)
-                continue
-            values, worst, empty = amounts_of(cells, index)
-            amounts = [v or 0 for v in values]
-            texts = [fc(v) for v in values]
-            break
-        else:
-            worst = 0
-            empty = texts.count(None) == 6
-        if plain_code is None and is_empty(label_cell):
+        values, penalty, empty = amounts_of.read(row, index, warnings)
+        if is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
             if not is_empty(name_cell):
                 label_cell = name_cell
@@ -249,52 +209,31 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 )
                 last_index = index
                 continue
-        if empty:
-            text = " ".join(norm(c) for c in row if isinstance(c, str))
-            if _SIGNATURE.search(text):
-                break
-        penalty = worst
-        if plain_code is not None:
-            # code_from_cell's usual case, without building its result.
+        if empty and _SIGNATURE.search(" ".join(norm(c) for c in row if isinstance(c, str))):
+            break
+        code = code_from_cell(label_cell, label_formats.get(index))
+        code_text: str | None
+        if code is not None:
             kind = "account"
-            code_text: str | None = plain_code
-            name_cell = row[name_col] if name_col is not None and name_col < width else None
-            if isinstance(name_cell, str) and name_cell.isprintable() and "  " not in name_cell:
-                # clean() of the usual name: nothing to collapse (no line breaks, tabs, soft
-                # hyphens or double spaces), only ends to trim.
-                name = name_cell.strip() or None
-            else:
-                name = clean(name_cell)
+            name = code.name
+            if name is None and name_col is not None and name_col < width:
+                name = clean(row[name_col])
+            penalty += code.penalty
+            code_text = code.code
         else:
-            code = code_from_cell(label_cell, label_formats.get(index))
-            if code is not None:
-                kind = "account"
-                name = code.name
-                if name is None and name_col is not None and name_col < width:
-                    name = clean(row[name_col])
-                penalty += code.penalty
-                code_text = code.code
-            else:
-                kind = "subconto"
-                name = as_text(label_cell)
-                code_text = None
-                if not out_rows and empty:
-                    # A caption under the header ("Контрагенты", "Договоры"), not a row.
-                    continue
+            kind = "subconto"
+            name = as_text(label_cell)
+            code_text = None
+            if not out_rows and empty:
+                # A caption under the header ("Контрагенты", "Договоры"), not a row.
+                continue
         last_index = index
         number += 1
         if use_outline:
-            # The parent is the last row above with a lower outline level.
-            level = outline.get(index, 0)
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            parent = stack[-1][1] if stack else None
-            stack.append((level, number))
-            if base is None or level < base:
-                base = level
+            parent, level = outline_tree.place(number, index)
         else:
             parent, level = codes.place(number, kind, code_text)
-
+        amounts = [v or 0 for v in values]
         if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
             balance_warnings.append(
                 balance_mismatch(code_text or name or "", amounts, locate.row(index))
@@ -303,18 +242,12 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         for column, cents in enumerate(amounts):
             sums[column] += cents
         row_indices.append(index)
-
-        if plain_sheet:
-            conf: float = 100 - penalty if penalty < 100 else 0
-            locator: dict[str, Any] = {"sheet": sheet_name, "row": index + 1}
-        elif ocr is None:
-            conf = max(0, 100 - penalty)
-            locator = locate.row(index)
+        if ocr is None:
+            conf: float = max(0, 100 - penalty)
         else:
             conf = row_confidence(penalty, ocr_of(ocr, index, ocr_cols))
-            locator = locate.row(index)
         confidences.append(conf)
-        od, oc, td, tc, cd, cc = texts
+        od, oc, td, tc, cd, cc = (format_cents(v) for v in values)
         out_rows.append(
             {
                 "id": number,
@@ -330,9 +263,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 "closing_debit": cd,
                 "closing_credit": cc,
                 "confidence": conf,
-                "locator": locator,
+                "locator": locate.row(index),
             }
         )
+    base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
         for out in out_rows:

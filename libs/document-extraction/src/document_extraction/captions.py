@@ -1,0 +1,196 @@
+"""Column captions as sets of meaningful words, composed over every row of a table header.
+
+A caption is read the way a person reads it: the words that carry meaning, in any order, with
+abbreviations and synonyms brought to one form ("Нач. сальдо Дт", "Сальдо Дт на начало" and
+"Остаток на начало периода, дебет" all say {сальдо, начало, дебет}). A header of several rows
+gives each column the words of its own cell and of the merged group captions above it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from document_extraction.grid import CellValue
+from document_extraction.text import norm
+
+# Widest table a header is looked for in; real exports have a few dozen columns.
+MAX_COLUMNS = 256
+
+DATE_WORD = "<дата>"
+NUMBER_WORD = "<число>"
+
+# Word forms and abbreviations (after lower case, ё as е, dots dropped) to one word each.
+_CANONICAL = {
+    "сальдо": "сальдо",
+    "остаток": "сальдо",
+    "остатки": "сальдо",
+    "ост": "сальдо",
+    "начало": "начало",
+    "начала": "начало",
+    "начальное": "начало",
+    "начальный": "начало",
+    "нач": "начало",
+    "входящее": "начало",
+    "входящий": "начало",
+    "входящие": "начало",
+    "вход": "начало",
+    "вх": "начало",
+    "конец": "конец",
+    "конца": "конец",
+    "конечное": "конец",
+    "конечный": "конец",
+    "кон": "конец",
+    "исходящее": "конец",
+    "исходящий": "конец",
+    "исходящие": "конец",
+    "исх": "конец",
+    "оборот": "оборот",
+    "обороты": "оборот",
+    "оборотов": "оборот",
+    "оборота": "оборот",
+    "об": "оборот",
+    "дебет": "дебет",
+    "дебета": "дебет",
+    "дебету": "дебет",
+    "дебетовый": "дебет",
+    "дебетовое": "дебет",
+    "деб": "дебет",
+    "дб": "дебет",
+    "дт": "дебет",
+    "д": "дебет",
+    "кредит": "кредит",
+    "кредита": "кредит",
+    "кредиту": "кредит",
+    "кредитовый": "кредит",
+    "кредитовое": "кредит",
+    "кред": "кредит",
+    "кр": "кредит",
+    "кт": "кредит",
+    "к": "кредит",
+    "счет": "счет",
+    "счета": "счет",
+    "счету": "счет",
+    "сч": "счет",
+    "субсчет": "счет",
+    "наименование": "наименование",
+    "наим": "наименование",
+    "название": "наименование",
+    "корреспондирующий": "корр",
+    "корреспондирующего": "корр",
+    "корр": "корр",
+    "кор": "корр",
+    "корсчет": "корр",
+    "количество": "количество",
+    "кол": "количество",
+    "колво": "количество",
+    "показатели": "показатели",
+    "показатель": "показатели",
+    "период": "период",
+    "периода": "период",
+    "итого": "итого",
+    "всего": "итого",
+    "итог": "итого",
+}
+# Words that carry no meaning in a caption.
+_STOP = frozenset(
+    {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
+)
+_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т\b")
+_DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
+_TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The meaningful words of a normalised caption (see ``norm``)."""
+    if not text:
+        return frozenset()
+    text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
+    found: set[str] = set()
+    if _DATE_IN_TEXT.search(text):
+        found.add(DATE_WORD)
+        text = _DATE_IN_TEXT.sub(" ", text)
+    for token in _TOKEN.findall(text):
+        if token.isdigit():
+            found.add(NUMBER_WORD)
+            continue
+        if token in _STOP:
+            continue
+        found.add(_CANONICAL.get(token, token))
+    return frozenset(found)
+
+
+def caption_text(cell: CellValue) -> str:
+    """A header cell as text: dates and numbers too (a balance caption can be a date cell)."""
+    if isinstance(cell, str):
+        return norm(cell)
+    if isinstance(cell, datetime.date):
+        return cell.strftime("%d.%m.%Y")
+    if isinstance(cell, int | float) and not isinstance(cell, bool):
+        return str(int(cell)) if float(cell).is_integer() else str(cell)
+    return ""
+
+
+def is_column_number_row(row: Sequence[CellValue]) -> bool:
+    """The row of column numbers some exports print under the captions: 1 2 3 … n."""
+    numbers: list[int] = []
+    for cell in row[:MAX_COLUMNS]:
+        text = caption_text(cell)
+        if not text:
+            continue
+        if not text.isdigit():
+            return False
+        numbers.append(int(text))
+    return len(numbers) >= 3 and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a header: the words of its own (lowest) caption and of the captions above."""
+
+    index: int
+    own: frozenset[str]
+    above: frozenset[str]
+    text: str  # the composed caption, as normalised text, for messages and tests
+
+    @property
+    def words(self) -> frozenset[str]:
+        return self.own | self.above
+
+
+def compose(rows: Sequence[Sequence[CellValue]], first: int, last: int) -> list[Column]:
+    """The columns of the header rows ``first``..``last``.
+
+    A merged group caption keeps its text in its top-left cell only; it is carried to the
+    right over the empty cells of its row for as long as the rows below name columns there.
+    """
+    block = [[caption_text(c) for c in rows[r][:MAX_COLUMNS]] for r in range(first, last + 1)]
+    width = max((len(r) for r in block), default=0)
+    for texts in block:
+        texts.extend([""] * (width - len(texts)))
+    carried = [list(texts) for texts in block]
+    for depth in range(len(block) - 1):
+        if sum(1 for t in block[depth] if t) < 2:
+            continue  # a title line over the table, not a group caption
+        current: str | None = None
+        for col in range(width):
+            text = block[depth][col]
+            below = any(block[d][col] for d in range(depth + 1, len(block)))
+            if text:
+                current = text if below else None
+            elif current is not None and below:
+                carried[depth][col] = current
+            else:
+                current = None
+    columns: list[Column] = []
+    for col in range(width):
+        texts = [carried[d][col] for d in range(len(block))]
+        present = [t for t in texts if t]
+        if not present:
+            continue
+        own = words_of(present[-1])
+        above = frozenset().union(*(words_of(t) for t in present[:-1]))
+        columns.append(Column(col, own, above, " / ".join(present)))
+    return columns
