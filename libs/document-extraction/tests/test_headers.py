@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from document_extraction.headers import find_osv_header, find_statement_header
+import datetime
+
+import pytest
+
+from document_extraction.headers import MONEY_FIELDS, find_osv_header, find_statement_header
 
 CAPTIONS = [
     "Сальдо на начало периода",
@@ -143,3 +147,91 @@ def test_statement_amount_caption_over_debit_and_credit() -> None:
     assert (header.first_row, header.row) == (1, 2)
     assert (header.columns["debit"], header.columns["credit"]) == (2, 3)
     assert "amount" not in header.columns
+
+
+@pytest.mark.parametrize(
+    ("opening", "turnover", "closing"),
+    [
+        (["Сальдо Дт на начало", "Сальдо Кт на начало"], ["Оборот Дт", "Оборот Кт"],
+         ["Сальдо Дт на конец", "Сальдо Кт на конец"]),
+        (["Нач. сальдо Дт", "Нач. сальдо Кт"], ["Об. Дт", "Об. Кт"],
+         ["Кон. сальдо Дт", "Кон. сальдо Кт"]),
+        (["Входящий остаток, дебет", "Входящий остаток, кредит"],
+         ["Сумма по дебету", "Сумма по кредиту"],
+         ["Исходящий остаток, дебет", "Исходящий остаток, кредит"]),
+    ],
+)  # fmt: skip
+def test_one_row_captions_in_any_word_order(
+    opening: list[str], turnover: list[str], closing: list[str]
+) -> None:
+    rows = [["Счет", "Наименование", *opening, *turnover, *closing]]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.money == dict(zip(MONEY_FIELDS, range(2, 8), strict=True))
+
+
+def test_turnover_sides_named_as_sums_under_a_group_caption() -> None:
+    rows = [
+        ["Счет", "Сальдо на начало", None, "Обороты за период", None, "Сальдо на конец", None],
+        [None, "Дебет", "Кредит", "Сумма по дебету", "Сумма по кредиту", "Дебет", "Кредит"],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.money["turnover_debit"], header.money["turnover_credit"]) == (3, 4)
+
+
+def test_three_row_header_with_a_column_number_row() -> None:
+    rows = [
+        ["Счет", "Наименование", "Сальдо", None, None, None, None, None],
+        [None, None, "на начало периода", None, "обороты", None, "на конец периода", None],
+        [None, None, *SIDES],
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.first_row, header.last_row) == (0, 3)
+    assert header.money["closing_debit"] == 6
+    assert (header.label_col, header.name_col) == (0, 1)
+
+
+def test_name_before_code_and_a_row_number_column() -> None:
+    rows = [
+        ["№ п/п", "Наименование счета", "Код счета", *CAPTIONS],
+        [None, None, None, *SIDES],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (2, 1)
+
+
+def test_statement_credit_caption_with_two_words_and_a_country_column() -> None:
+    rows = [
+        ["Дата операции", "№ док.", "БИК", "Банк корреспондента", "Страна корреспондента",
+         "Корреспондент", "№ счета", "Списание/Дебет", "Пополнение/Кредит", "Назначение платежа"],
+    ]  # fmt: skip
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns == {
+        "date": 0, "number": 1, "bic": 2, "bank": 3, "name": 5, "account": 6, "debit": 7,
+        "credit": 8, "purpose": 9,
+    }  # fmt: skip
+
+
+def test_statement_direction_column_amount_columns_and_dates_chosen_by_the_body() -> None:
+    rows = [
+        ["Общие данные", None, None, None, "Данные о сумме операции", None, None],
+        ["Номер счета", "Тип операции (пополнение/списание)", "Дата создания операции",
+         "Дата транзакции", "Сумма операции в валюте операции", "Сумма в валюте счета",
+         "Счет контрагента"],
+        ["40802810800000056231", "Credit", None, datetime.date(2022, 9, 30), None, 100.0, None],
+        ["40802810800000056231", "Debit", None, datetime.date(2022, 9, 30), 5.0, 5.0, "1"],
+    ]  # fmt: skip
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.row == 1
+    assert header.direction_col == 1
+    assert header.columns["date"] == 3
+    assert header.columns["amount"] == 5
+    assert header.columns["account"] == 6
+    assert header.extra["own_account"] == 0

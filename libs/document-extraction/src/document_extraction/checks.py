@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from document_extraction.findings import Locate, warning
+from document_extraction.findings import INFO, Locate, warning
 from document_extraction.identifiers import (
     iban_valid,
     looks_like_iban,
@@ -142,7 +142,26 @@ def check_statement(
     found: list[dict[str, Any]] = []
     debits = sum((_z(line.debit) for line in lines), ZERO)
     credits = sum((_z(line.credit) for line in lines), ZERO)
-    if opening is None or closing is None:
+    totals_hold = (
+        total_debit is not None
+        and total_credit is not None
+        and total_debit == debits
+        and total_credit == credits
+    )
+    if opening is None and closing is not None and totals_hold:
+        # Exports of a whole account history print the turnovers and the closing balance
+        # only: the lines are checked against the printed totals, and the opening balance
+        # they imply is said, not written into the document.
+        found.append(
+            warning(
+                "OPENING_BALANCE_NOT_PRINTED",
+                f"Входящий остаток не указан; по итогам оборотов он равен "
+                f"{_m(closing - credits + debits)}",
+                locate.where(),
+                INFO,
+            )
+        )
+    elif opening is None or closing is None:
         missing = "входящий" if opening is None else "исходящий"
         found.append(
             warning(

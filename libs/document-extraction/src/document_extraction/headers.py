@@ -118,15 +118,20 @@ def _money_group(words: frozenset[str]) -> str | None:
     return None
 
 
+_UNNAMED_WORDS = frozenset({"сумма", "дебет", "кредит", "период"})
+
+
 def money_role(column: Column) -> tuple[str, str | None] | None:
     """(group, side) of a trial balance money column, or None for any other column."""
     words = column.words
     if "корр" in words or "количество" in column.own or "итого" in words:
         return None
+    side = _side(column.own) or _side(column.above)
     group = _money_group(words)
     if group is None:
-        return None
-    return group, _side(column.own) or _side(column.above)
+        # "Сумма по дебету" between the balances: a turnover that does not say so.
+        return ("unnamed", side) if side is not None and words <= _UNNAMED_WORDS else None
+    return group, side
 
 
 def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
@@ -143,6 +148,11 @@ def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
                 continue
             group = "opening" if index < turnover[0] else "closing"
         money.setdefault(f"{group}_{side}", index)
+    if "turnover_debit" not in money and "turnover_credit" not in money:
+        for side in ("debit", "credit"):
+            if f"unnamed_{side}" in money:
+                money[f"turnover_{side}"] = money[f"unnamed_{side}"]
+    money = {f: c for f, c in money.items() if not f.startswith("unnamed")}
     return money if len(money) == 6 else None
 
 
@@ -216,12 +226,24 @@ def _osv_header(
     )
 
 
+def _caption_row(row: Sequence[CellValue]) -> bool:
+    return sum(1 for c in row[:MAX_COLUMNS] if isinstance(c, str) and c.strip()) >= 2
+
+
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
     for first, last in _blocks(rows):
         columns = compose(rows, first, last)
         money = osv_money_columns(columns)
-        if money is not None:
-            return _osv_header(rows, first, last, columns, money)
+        if money is None:
+            continue
+        # Caption rows right above the block belong to it ("Счет" over two rows of money
+        # captions) as long as the money columns stay what they are.
+        while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
+            wider = compose(rows, first - 1, last)
+            if osv_money_columns(wider) != money:
+                break
+            first, columns = first - 1, wider
+        return _osv_header(rows, first, last, columns, money)
     return None
 
 

@@ -98,3 +98,15 @@ def find_tax_id(text: str) -> str | None:
     if match is None:
         return None
     return normalize_tax_id(match.group(1))
+
+
+# ISO 4217 numeric codes a Russian account number carries in its digits 6-8 ("810" is the
+# rouble's code before 1998, still used in account numbers).
+_ACCOUNT_CURRENCIES = {"810": "RUB", "643": "RUB", "840": "USD", "978": "EUR", "933": "BYN"}
+
+
+def currency_of_account(account: str | None) -> str | None:
+    """The currency a Russian 20-digit account number names (40702 810 ...), or None."""
+    if account is None or len(account) != 20 or not account.isdigit():
+        return None
+    return _ACCOUNT_CURRENCIES.get(account[5:8])

@@ -23,10 +23,11 @@ from document_extraction.confidence import (
     row_confidence,
 )
 from document_extraction.dates import Period, parse_date_cell
-from document_extraction.findings import Locate, capped, warning
+from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MAX_COLUMNS, StatementHeader
 from document_extraction.identifiers import (
+    currency_of_account,
     find_tax_id,
     inn_valid,
     normalize_account,
@@ -41,6 +42,7 @@ from document_extraction.numbers import (
     has_excess_precision,
     parse_amount,
 )
+from document_extraction.readings import choose_reading, direction_of, signed_readings
 from document_extraction.text import as_text, clean, is_empty, line_of, norm
 from document_extraction.titles import currency_in, period_in
 
@@ -65,13 +67,20 @@ _BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?
 _ACCOUNT_IN_TITLE = re.compile(
     r"по сч[её]ту\s*№?\s*([A-Z]{2}\d{2}[0-9A-Z ]{11,40}?|\d{20})(?=\s|$|,)", re.I
 )
+_READING_REASONS = {
+    "direction": "Стороны операций взяты из колонки направления: при этом сходятся остатки и итоги",
+    "credit_positive": "Положительные суммы прочитаны как поступления: при этом сходятся остатки "
+    "и итоги",
+    "debit_positive": "Положительные суммы прочитаны как списания, отрицательные как поступления: "
+    "только при этом сходятся остатки и итоги",
+}
 _NUMERIC_CURRENCIES = {"933": "BYN", "840": "USD", "978": "EUR", "643": "RUB", "810": "RUB"}
 
 
 @dataclass
 class _Labelled:
     text: str | None  # the value written after the label in the same cell
-    cell: CellValue  # the next non-empty cell to the right, when the label cell held no value
+    cell: CellValue  # the next non-empty cell to the right
     column: int
 
 
@@ -90,12 +99,11 @@ def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled |
         rest = re.sub(r"^[^:]*?:\s*", "", rest, count=1) if ":" in rest[:40] else rest
         # A dash used as a separator ("Остаток — 100,00"), not the minus of "-100,00".
         rest = re.sub(r"^[\s:]*(?:[-–—]\s+)?", "", rest).strip()
+        nxt = next((c for c in range(col + 1, width) if not is_empty(row[c])), None)
+        following = row[nxt] if nxt is not None else None
         if rest:
-            return _Labelled(rest, None, col)
-        for nxt in range(col + 1, width):
-            if not is_empty(row[nxt]):
-                return _Labelled(None, row[nxt], nxt)
-        return _Labelled(None, None, col)
+            return _Labelled(rest, following, col)
+        return _Labelled(None, following, nxt if nxt is not None else col)
     return None
 
 
@@ -104,8 +112,12 @@ def _value_text(found: _Labelled) -> str | None:
 
 
 def _value_amount(found: _Labelled) -> Amount:
+    """The amount after the label in its own cell, else in the next cell: "Исходящий остаток
+    Пассив | 5,75" names the side in the label cell and prints the amount beside it."""
     if found.text is not None:
-        return find_amount_in_text(found.text)
+        amount = find_amount_in_text(found.text)
+        if amount.value is not None or amount.problem is not None:
+            return amount
     return parse_amount(found.cell)
 
 
@@ -282,6 +294,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     has_equivalents = debit_eq is not None or credit_eq is not None
     date_col = cols["date"]
     signed = "debit" not in cols
+    direction_col = header.direction_col if signed else None
+    signed_values: list[Decimal | None] = []
+    directions: list[str | None] = []
+    own_account_col = header.extra.get("own_account")
+    own_accounts: set[str] = set()
 
     transactions: list[dict[str, Any]] = []
     check_lines: list[StatementLine] = []
@@ -347,10 +364,15 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                 last_index = index
             continue
         penalty = date_penalty
+        debit = credit = None
         if signed:
+            # Put on a side once every line is read: the statement's arithmetic decides how.
             value, cost = money(row, cols.get("amount"), index)
-            debit = -value if value is not None and value < 0 else None
-            credit = value if value is not None and value >= 0 else None
+            signed_values.append(value)
+            if direction_col is not None:
+                directions.append(
+                    direction_of(row[direction_col] if direction_col < len(row) else None)
+                )
         else:
             debit, cost_d = money(row, cols.get("debit"), index)
             credit, cost_c = money(row, cols.get("credit"), index)
@@ -410,10 +432,40 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         warnings.extend(
             check_account(account, locate.row(index, cols.get("account")), "контрагент")
         )
+        if own_account_col is not None and own_account_col < len(row):
+            own = normalize_account(as_text(row[own_account_col]) or "")
+            if own:
+                own_accounts.add(own)
         transactions.append(transaction)
         confidences.append(conf)
         check_lines.append(StatementLine(index, date, debit, credit))
         last_index = index
+
+    if signed:
+        readings = signed_readings(signed_values, directions if direction_col is not None else None)
+        reading, overruled = choose_reading(
+            readings, head.opening, head.closing, total_debit, total_credit
+        )
+        for position, (debit, credit) in enumerate(reading.sides):
+            transactions[position]["debit"] = format_money(debit)
+            transactions[position]["credit"] = format_money(credit)
+            read = check_lines[position]
+            check_lines[position] = StatementLine(read.index, read.date, debit, credit)
+        if overruled:
+            warnings.append(
+                warning(
+                    "SIGN_CONVENTION",
+                    _READING_REASONS[reading.name],
+                    locate.where(),
+                    INFO,
+                )
+            )
+    if head.account is None and len(own_accounts) == 1:
+        # The statement's own account printed on every line instead of in its header.
+        head.account = own_accounts.pop()
+        head.account_where = locate.row(header.row + 1, own_account_col)
+    if head.currency is None:
+        head.currency = currency_of_account(head.account)
 
     for balance_index in (head.closing_index, head.opening_index):
         if balance_index is not None and balance_index > last_index:

@@ -46,7 +46,12 @@ def is_empty(cell: CellValue) -> bool:
 
 
 def line_of(row: list[CellValue]) -> str:
-    """The cells of a title row joined as one line of text."""
+    """The cells of a title row joined as one line of text. Numbers before the first text cell
+    are left out: they are an outline-level or row-number column beside the title
+    ("0 | ООО «Альфа»" is the organisation ООО «Альфа»)."""
+    first_text = next((i for i, c in enumerate(row) if isinstance(c, str) and c.strip()), 0)
+    if all(is_empty(c) or isinstance(c, int | float) for c in row[:first_text]):
+        row = row[first_text:]
     parts = [text for text in (as_text(cell) for cell in row) if text]
     return " ".join(parts)
 

@@ -1,0 +1,124 @@
+"""Readings a caption leaves open, decided by the document's own arithmetic.
+
+A statement with one signed amount column may print money in as positive (the usual way) or
+money out as positive; a direction column says which side each amount is on in words of its
+own. Each reading gives the lines' debits and credits; the one under which the statement's
+identities hold (opening + credits − debits = closing, the lines sum to the printed totals) is
+kept. Numbers are never changed, only assigned to a side.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from document_extraction.grid import CellValue
+from document_extraction.text import norm
+
+ZERO = Decimal(0)
+
+_CREDIT_FLAGS = frozenset(
+    {
+        "credit", "cr", "c", "in", "income", "кредит", "кт", "к", "кр", "пополнение",
+        "поступление", "зачисление", "приход", "+", "зачислено", "поступило",
+    }
+)  # fmt: skip
+_DEBIT_FLAGS = frozenset(
+    {
+        "debit", "dr", "d", "out", "outcome", "expense", "дебет", "дт", "д", "списание",
+        "расход", "снятие", "-", "списано", "выдача",
+    }
+)  # fmt: skip
+_FLAG = re.compile(r"[a-zа-я]+|[+\-−]")
+
+
+def direction_of(cell: CellValue) -> str | None:
+    """ "debit" or "credit" from a direction cell ("Credit", "Пополнение", "Д", "+"), or None."""
+    if not isinstance(cell, str):
+        return None
+    tokens = _FLAG.findall(norm(cell).replace("−", "-"))
+    if not tokens:
+        return None
+    sides = {"credit" for t in tokens if t in _CREDIT_FLAGS} | {
+        "debit" for t in tokens if t in _DEBIT_FLAGS
+    }
+    return sides.pop() if len(sides) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A way to put each line's amount on a side: ``sides[i]`` is (debit, credit) of line i."""
+
+    name: str
+    sides: list[tuple[Decimal | None, Decimal | None]]
+
+
+def signed_readings(
+    values: Sequence[Decimal | None], directions: Sequence[str | None] | None
+) -> list[Reading]:
+    """The readings of one amount column: by the direction column when there is one, then
+    money in as positive, then money out as positive."""
+    readings: list[Reading] = []
+    if directions is not None and any(d is not None for d in directions):
+        sides: list[tuple[Decimal | None, Decimal | None]] = []
+        for value, direction in zip(values, directions, strict=True):
+            if value is None:
+                sides.append((None, None))
+            elif direction == "debit":
+                sides.append((abs(value), None))
+            elif direction == "credit":
+                sides.append((None, abs(value)))
+            else:
+                sides.append(_credit_positive(value))
+        readings.append(Reading("direction", sides))
+    readings.append(Reading("credit_positive", [_credit_positive(v) for v in values]))
+    readings.append(Reading("debit_positive", [_debit_positive(v) for v in values]))
+    return readings
+
+
+def _credit_positive(value: Decimal | None) -> tuple[Decimal | None, Decimal | None]:
+    if value is None:
+        return None, None
+    return (-value, None) if value < 0 else (None, value)
+
+
+def _debit_positive(value: Decimal | None) -> tuple[Decimal | None, Decimal | None]:
+    if value is None:
+        return None, None
+    return (value, None) if value > 0 else (None, -value)
+
+
+def identities_held(
+    reading: Reading,
+    opening: Decimal | None,
+    closing: Decimal | None,
+    total_debit: Decimal | None,
+    total_credit: Decimal | None,
+) -> int:
+    """How many of the statement's identities hold under a reading (0 to 3)."""
+    debits = sum((d for d, _ in reading.sides if d is not None), ZERO)
+    credits = sum((c for _, c in reading.sides if c is not None), ZERO)
+    held = 0
+    if opening is not None and closing is not None and opening + credits - debits == closing:
+        held += 1
+    if total_debit is not None and total_debit == debits:
+        held += 1
+    if total_credit is not None and total_credit == credits:
+        held += 1
+    return held
+
+
+def choose_reading(
+    readings: Sequence[Reading],
+    opening: Decimal | None,
+    closing: Decimal | None,
+    total_debit: Decimal | None,
+    total_credit: Decimal | None,
+) -> tuple[Reading, bool]:
+    """The first reading under which the most identities hold, and whether the arithmetic
+    overruled the first (the captions') reading."""
+    scores = [identities_held(r, opening, closing, total_debit, total_credit) for r in readings]
+    best = max(range(len(readings)), key=lambda i: (scores[i], -i))
+    return readings[best], best != 0 and scores[best] > scores[0]

@@ -1,0 +1,79 @@
+"""Captions as word sets: synonyms, abbreviations and word order, header rows composed."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from document_extraction.captions import (
+    DATE_WORD,
+    compose,
+    is_column_number_row,
+    words_of,
+)
+from document_extraction.text import norm
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "Сальдо на начало периода, Дебет",
+        "Сальдо Дт на начало",
+        "Нач. сальдо Дт",
+        "Начальное сальдо Дт",
+        "Остаток на начало (дебет)",
+        "ДЕБЕТ САЛЬДО НА НАЧАЛО",
+        "Входящее сальдо Д-т",
+        "Сальдо на\nначало периода Дт",
+    ],
+)
+def test_one_meaning_in_many_wordings(caption: str) -> None:
+    assert {"сальдо", "начало", "дебет"} <= words_of(norm(caption))
+
+
+def test_turnover_sides_and_service_words() -> None:
+    assert words_of(norm("Сумма по кредиту")) == {"сумма", "кредит"}
+    assert words_of(norm("Об. Кт")) == {"оборот", "кредит"}
+    assert words_of(norm("Обороты за период")) == {"оборот", "период"}
+    assert words_of(norm("Кол-во")) == {"количество"}
+    assert DATE_WORD in words_of(norm("Сальдо на 01.01.2025"))
+
+
+def test_merged_group_captions_are_carried_to_the_columns_below_them() -> None:
+    rows = [
+        ["Счет", "Сальдо на начало периода", None, "Обороты за период", None],
+        [None, "Дебет", "Кредит", "Дебет", "Кредит"],
+    ]
+    columns = {c.index: c for c in compose(rows, 0, 1)}
+    assert columns[0].own == {"счет"}
+    assert columns[2].own == {"кредит"}
+    assert {"сальдо", "начало"} <= columns[2].above
+    assert columns[4].above == {"оборот", "период"}
+
+
+def test_a_title_line_above_the_header_is_not_a_group_caption() -> None:
+    rows = [
+        ["Обороты счета 60 за январь 2025 г.", None, None],
+        ["Субконто", "Дебет", "Кредит"],
+    ]
+    columns = {c.index: c for c in compose(rows, 0, 1)}
+    assert columns[1].above == frozenset()
+    assert columns[0].above  # its own cell above it still counts
+
+
+def test_a_group_caption_stops_where_nothing_is_named_below() -> None:
+    rows = [
+        ["Счет", "Оборот Дт", None, "Оборот Кт"],
+        [None, None, None, None],
+    ]
+    columns = {c.index: c for c in compose(rows, 0, 1)}
+    assert 2 not in columns
+
+
+def test_column_number_rows() -> None:
+    assert is_column_number_row([1, 2, 3, 4, 5, 6, 7, 8])
+    assert is_column_number_row(["1", "2", "3", None, "4"])
+    assert not is_column_number_row([1, 2])
+    assert not is_column_number_row(["01", 1000.0, 2000.0])
+    assert not is_column_number_row([datetime.date(2025, 1, 1), 2, 3, 4])

@@ -1,0 +1,78 @@
+"""Trial balance rows by meaning: quantities, indicators, totals and title lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from document_extraction import Grid, extract
+from document_extraction.osv import is_other_indicator, is_quantity_label, is_totals_label
+
+HEADER = [
+    "Счет", "Показатели", "Сальдо на начало периода", None, "Обороты за период", None,
+    "Сальдо на конец периода", None,
+]  # fmt: skip
+SIDES = [None, None, "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"]
+
+
+def test_quantity_captions_are_whole_words() -> None:
+    for text in ("кол.", "кол", "кол-во", "количество", "количество, шт", "колво"):
+        assert is_quantity_label(text), text
+    for text in ("кольцо уплотнительное", "колодка тормозная", "колесников и.и.", "колонка"):
+        assert not is_quantity_label(text), text
+
+
+def test_totals_and_indicator_wording() -> None:
+    assert is_totals_label("итого")
+    assert is_totals_label("итого:")
+    assert is_totals_label("всего по счету")
+    assert not is_totals_label("итоговая ведомость")
+    assert is_other_indicator("ну")
+    assert is_other_indicator("кол.")
+    assert not is_other_indicator("бу")
+
+
+def _sheet(body: list[list[Any]]) -> list[list[Any]]:
+    return [
+        [0.0, None, 'ООО "Маризернопродукт"'],
+        [0.0, None, "Обороты счета 10 за 4 квартал 2024 г."],
+        [1.0, None, "Параметры:", None, "Валюта БУ, НУ: RUB"],
+        [],
+        HEADER,
+        SIDES,
+        *body,
+    ]
+
+
+def test_names_that_begin_with_kol_stay_rows_and_indicator_rows_are_skipped() -> None:
+    rows = _sheet(
+        [
+            ["10", "БУ", 300.0, None, None, None, 300.0, None],
+            [None, "Кол.", 7.0, None, None, None, 7.0, None],
+            ["Кольцо уплотнительное", "БУ", 100.0, None, None, None, 100.0, None],
+            [None, "Кол.", 3.0, None, None, None, 3.0, None],
+            ["Колодка тормозная", "БУ", 200.0, None, None, None, 200.0, None],
+            [None, "НУ", 200.0, None, None, None, 200.0, None],
+            ["Итого", "БУ", 300.0, None, None, None, 300.0, None],
+        ]
+    )
+    extraction = extract([Grid("Лист_1", rows)])
+    document = extraction.documents[0]
+    assert [(r["code"], r["name"], r["parent"]) for r in document["rows"]] == [
+        ("10", None, None), (None, "Кольцо уплотнительное", 1), (None, "Колодка тормозная", 1),
+    ]  # fmt: skip
+    assert document["organisation"] == {"name": 'ООО "Маризернопродукт"', "tax_id": None}
+    assert document["currency"] == "RUB"
+    assert document["totals"]["opening_debit"] == "300.00"
+    assert extraction.status == "done", document["warnings"]
+
+
+def test_totals_worded_in_the_name_column() -> None:
+    rows = [
+        ["Счет", "Наименование", *HEADER[2:]],
+        SIDES,
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+        [None, "Итого:", 100.0, None, None, None, 100.0, None],
+    ]
+    document = extract([Grid("ОСВ", rows)]).documents[0]
+    assert len(document["rows"]) == 1
+    assert document["totals"]["closing_debit"] == "100.00"

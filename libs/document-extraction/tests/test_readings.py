@@ -1,0 +1,74 @@
+"""Readings the captions leave open, decided by the statement's arithmetic."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from document_extraction import Grid, extract
+from document_extraction.readings import choose_reading, direction_of, signed_readings
+
+D = Decimal
+
+
+@pytest.mark.parametrize(
+    ("cell", "side"),
+    [
+        ("Credit", "credit"), ("Debit", "debit"), ("Пополнение", "credit"),
+        ("списание", "debit"), ("Д", "debit"), ("К", "credit"), ("+", "credit"),
+        ("-", "debit"), ("пополнение/списание", None), ("Перевод", None), (None, None),
+        (12.0, None),
+    ],
+)  # fmt: skip
+def test_direction_words(cell: object, side: str | None) -> None:
+    assert direction_of(cell) == side  # type: ignore[arg-type]
+
+
+def test_money_out_printed_as_positive_is_chosen_when_only_it_reconciles() -> None:
+    values = [D("100"), D("-30"), None]
+    readings = signed_readings(values, None)
+    reading, overruled = choose_reading(readings, D("50"), D("-20"), None, None)
+    assert reading.name == "debit_positive"
+    assert overruled
+    assert reading.sides == [(D("100"), None), (None, D("30")), (None, None)]
+
+
+def test_the_usual_reading_stays_when_nothing_can_tell() -> None:
+    readings = signed_readings([D("100")], None)
+    reading, overruled = choose_reading(readings, None, None, None, None)
+    assert (reading.name, overruled) == ("credit_positive", False)
+
+
+def test_direction_column_puts_positive_amounts_on_their_side() -> None:
+    readings = signed_readings([D("100"), D("30")], ["credit", "debit"])
+    reading, _ = choose_reading(readings, D("0"), D("70"), None, None)
+    assert reading.name == "direction"
+    assert reading.sides == [(None, D("100")), (D("30"), None)]
+
+
+def _statement(amounts: list[float], opening: str, closing: str) -> list[list[object]]:
+    return [
+        ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.03.2025 по 31.03.2025"],
+        ["Входящий остаток:", None, opening],
+        ["Дата", "№ док", "Сумма", "Контрагент", "Назначение платежа"],
+        *[["03.03.2025", str(i), a, "ООО «Альфа»", "Оплата"] for i, a in enumerate(amounts)],
+        ["Исходящий остаток:", None, closing],
+    ]
+
+
+def test_a_statement_whose_balances_say_money_out_is_positive() -> None:
+    extraction = extract([Grid("Выписка", _statement([300.0, -100.0], "1 000,00", "800,00"))])
+    document = extraction.documents[0]
+    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+        ("300.00", None), (None, "100.00"),
+    ]  # fmt: skip
+    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
+        ("SIGN_CONVENTION", "info")
+    ]
+    assert extraction.status == "done"
+
+
+def test_a_statement_whose_balances_say_money_in_is_positive_has_no_remark() -> None:
+    extraction = extract([Grid("Выписка", _statement([300.0, -100.0], "1 000,00", "1 200,00"))])
+    assert extraction.documents[0]["warnings"] == []
