@@ -76,3 +76,19 @@ def test_totals_worded_in_the_name_column() -> None:
     document = extract([Grid("ОСВ", rows)]).documents[0]
     assert len(document["rows"]) == 1
     assert document["totals"]["closing_debit"] == "100.00"
+
+
+def test_balances_printed_as_one_signed_column_each() -> None:
+    rows = [
+        ["Счет", "Наименование", "Сальдо на начало", "Оборот Дт", "Оборот Кт", "Сальдо на конец"],
+        ["01", "Основные средства", 100.0, 50.0, None, 150.0],
+        ["60", "Расчеты с поставщиками", "-100,00", 20.0, 70.0, "-150,00"],
+        ["Итого", None, 0.0, 70.0, 70.0, 0.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert [
+        (r["opening_debit"], r["opening_credit"], r["closing_debit"], r["closing_credit"])
+        for r in document["rows"]
+    ] == [("100.00", None, "150.00", None), (None, "100.00", None, "150.00")]
+    assert extraction.status == "done", document["warnings"]

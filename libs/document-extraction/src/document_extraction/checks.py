@@ -77,16 +77,16 @@ def sum_warnings(
                 )
             )
     if totals is not None and totals_index is not None:
-        for i in range(6):
-            if (totals[i] or 0) != top[i]:
-                found.append(
-                    warning(
-                        "TOTALS_MISMATCH",
-                        f"Итого не равно сумме строк верхнего уровня: {_COLUMN_NAMES[i]} "
-                        f"{_c(totals[i] or 0)} ≠ {_c(top[i])}",
-                        locate.row(totals_index, money_cols[i]),
-                    )
+        # Итого may show a balance collapsed to one side, as a parent may.
+        for i in _mismatched(totals, top):
+            found.append(
+                warning(
+                    "TOTALS_MISMATCH",
+                    f"Итого не равно сумме строк верхнего уровня: {_COLUMN_NAMES[i]} "
+                    f"{_c(totals[i] or 0)} ≠ {_c(top[i])}",
+                    locate.row(totals_index, money_cols[i]),
                 )
+            )
     if general:
         balance = [x or 0 for x in totals] if totals is not None else top
         where = locate.row(totals_index) if totals_index is not None else locate.where()

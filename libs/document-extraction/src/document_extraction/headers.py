@@ -138,16 +138,27 @@ def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
     """The six money columns named by the captions, or None unless all six are."""
     roles = {c.index: role for c in columns if (role := money_role(c)) is not None}
     turnover = sorted(i for i, (g, _) in roles.items() if g == "turnover")
+
+    def _placed(group: str, index: int) -> str | None:
+        if group != "balance":
+            return group
+        if not turnover:
+            return None
+        return "opening" if index < turnover[0] else "closing"
+
     money: dict[str, int] = {}
     for index in sorted(roles):
         group, side = roles[index]
-        if side is None:
+        placed = _placed(group, index)
+        if side is not None and placed is not None:
+            money.setdefault(f"{placed}_{side}", index)
+    for group in ("opening", "closing"):
+        if f"{group}_debit" in money or f"{group}_credit" in money:
             continue
-        if group == "balance":
-            if not turnover:
-                continue
-            group = "opening" if index < turnover[0] else "closing"
-        money.setdefault(f"{group}_{side}", index)
+        # One balance column without a side: a signed balance, debit positive.
+        unsided = [i for i, (g, side) in roles.items() if side is None and _placed(g, i) == group]
+        if len(unsided) == 1:
+            money[f"{group}_debit"] = money[f"{group}_credit"] = unsided[0]
     if "turnover_debit" not in money and "turnover_credit" not in money:
         for side in ("debit", "credit"):
             if f"unnamed_{side}" in money:

@@ -73,6 +73,8 @@ class _Amounts:
         self.money_cols = tuple(money_cols)
         self.locate = locate
         self.text_cents: dict[str, Cents] = {}
+        # Balances printed as one signed column (debit positive): both sides read that column.
+        self.signed = [i for i in (0, 4) if money_cols[i] == money_cols[i + 1]]
 
     def cents(self, cell: CellValue) -> Cents:
         if not isinstance(cell, str):
@@ -91,7 +93,11 @@ class _Amounts:
         values: list[int | None] = []
         worst = 0
         empty = True
-        for col, cell in zip(self.money_cols, _cells(row, self.money_cols), strict=True):
+        cells = _cells(row, self.money_cols)
+        for position, (col, cell) in enumerate(zip(self.money_cols, cells, strict=True)):
+            if position - 1 in self.signed:
+                values.append(values[-1])  # the signed column, read once
+                continue
             cents = self.cents(cell)
             if cents.problem is not None:
                 warnings.append(
@@ -116,6 +122,11 @@ class _Amounts:
                         )
                     )
             values.append(cents.value)
+        for i in self.signed:
+            value = values[i]
+            values[i], values[i + 1] = (
+                (value, None) if value is None or value >= 0 else (None, -value)
+            )
         return values, worst, empty
 
 
