@@ -339,6 +339,16 @@ def _fit(
     return sum(1 for row in rows[start : start + FIT_ROWS] if col < len(row) and test(row[col]))
 
 
+def _constant(rows: Sequence[Sequence[CellValue]], start: int, col: int) -> bool:
+    """Whether a column holds one and the same value on every line that has one (two or more)."""
+    values = [
+        row[col]
+        for row in rows[start : start + FIT_ROWS]
+        if col < len(row) and not is_empty(row[col])
+    ]
+    return len(values) >= 2 and len(set(map(str, values))) == 1
+
+
 def _is_date(cell: CellValue) -> bool:
     if isinstance(cell, datetime.date):
         return True
@@ -387,13 +397,13 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         if block is None:
             continue
         columns, roles = block
-        # "Сумма" merged over "Дебет | Кредит" in the rows below: the deeper block names both.
+        # Sub-captions in the rows below ("Сумма" over "Дебет | Кредит", "Корреспондент" over
+        # "Наименование | УНП | Счет"): the deeper block names more columns.
         for deeper in range(last + 1, min(first + MAX_HEADER_ROWS, len(rows))):
-            if _has_sides(roles):
-                break
             wider = _statement_block(rows, first, deeper)
-            if wider is not None and _has_sides(wider[1]):
-                (columns, roles), last = wider, deeper
+            if wider is None or len(wider[1]) <= len(roles):
+                break
+            (columns, roles), last = wider, deeper
         sides = _has_sides(roles)
         end = _header_end(rows, last)
         body = end + 1
@@ -409,9 +419,12 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             elif role == "amount":
                 chosen[role] = _best(rows, body, candidates, _is_amount, frozenset({"счет"}))
             elif role == "account" and len(candidates) > 1:
-                # The counterparty's account says whose it is; "Номер счета" beside it is the
-                # statement's own account printed on every line.
-                theirs = [c for c in candidates if c.words & _NAME_WORDS] or candidates
+                # The statement's own account printed on every line beside the counterparty's:
+                # the one whose value never changes, unless the captions say whose is whose.
+                theirs = [c for c in candidates if c.words & _NAME_WORDS] or [
+                    c for c in candidates if not _constant(rows, body, c.index)
+                ]
+                theirs = theirs or candidates
                 chosen[role] = theirs[0].index
                 own = [c for c in candidates if c not in theirs]
                 if own:

@@ -110,3 +110,22 @@ def currency_of_account(account: str | None) -> str | None:
     if account is None or len(account) != 20 or not account.isdigit():
         return None
     return _ACCOUNT_CURRENCIES.get(account[5:8])
+
+
+_IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z]){11,30}")
+_DIGIT_ACCOUNT = re.compile(r"(?<!\d)(?:\d{20}|\d{16}|\d{13})(?!\d)")
+_BY_IBAN_LENGTH = 28
+
+
+def find_account(text: str) -> str | None:
+    """The first account number in a line: an IBAN, also printed in groups of four
+    ("BY09 ALFA 3012 …") and followed by other words, else a 20-, 16- or 13-digit number."""
+    for match in _IBAN_IN_TEXT.finditer(text):
+        raw = compact(match.group(0))
+        for end in range(len(raw), 14, -1):
+            if iban_valid(raw[:end]):
+                return raw[:end]
+        # A broken IBAN is kept (its check then fails) at the length its country prints.
+        return raw[:_BY_IBAN_LENGTH] if raw.startswith("BY") else raw
+    digits = _DIGIT_ACCOUNT.search(text.replace("\u00a0", "").replace(" ", ""))
+    return digits.group(0) if digits else None

@@ -28,6 +28,7 @@ from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MAX_COLUMNS, StatementHeader
 from document_extraction.identifiers import (
     currency_of_account,
+    find_account,
     find_tax_id,
     inn_valid,
     normalize_account,
@@ -64,9 +65,6 @@ _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
 _BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
 _BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
-_ACCOUNT_IN_TITLE = re.compile(
-    r"по сч[её]ту\s*№?\s*([A-Z]{2}\d{2}[0-9A-Z ]{11,40}?|\d{20})(?=\s|$|,)", re.I
-)
 _READING_REASONS = {
     "direction": "Стороны операций взяты из колонки направления: при этом сходятся остатки и итоги",
     "credit_positive": "Положительные суммы прочитаны как поступления: при этом сходятся остатки "
@@ -105,6 +103,11 @@ def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled |
             return _Labelled(rest, following, col)
         return _Labelled(None, following, nxt if nxt is not None else col)
     return None
+
+
+def _after_account(line: str) -> str | None:
+    match = re.search(r"валют\w*\s*:?\s*(.*)", line, re.I)
+    return match.group(1) if match else None
 
 
 def _value_text(found: _Labelled) -> str | None:
@@ -197,9 +200,9 @@ def _read_head_line(
         return
     lowered = norm(line)
     if lowered.startswith("выписка"):
-        match = _ACCOUNT_IN_TITLE.search(line)
-        if head.account is None and match is not None:
-            head.account = normalize_account(match.group(1))
+        account = find_account(line)
+        if head.account is None and account is not None:
+            head.account = account
             head.account_where = locate.row(index)
         if head.period is None:
             head.period = period_in(line)
@@ -227,11 +230,11 @@ def _read_head_line(
     if head.account is None and (found := _labelled(row, _ACCOUNT)) is not None:
         text = _value_text(found)
         if text:
-            token = re.match(r"[0-9A-Za-zА-Яа-я \u00a0]+", text)
-            head.account = normalize_account(token.group(0)) if token else None
+            head.account = find_account(text) or normalize_account(text.split(" ")[0])
             head.account_where = locate.row(index, found.column)
-            if head.currency is None:
-                head.currency = _currency(text[token.end() :] if token else None)
+        if head.currency is None:
+            # "Счет BY09… Валюта BYN": the currency on the same line, in any cell after it.
+            head.currency = _currency(_after_account(line))
         return
     if head.currency is None and (found := _labelled(row, _CURRENCY)) is not None:
         head.currency = _currency(_value_text(found))
