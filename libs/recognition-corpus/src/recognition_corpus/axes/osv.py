@@ -745,8 +745,13 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
         row = [None] * width
         formats = {}
         wording = draw["totals_wording"]
-        if wording == "Итого по счету" and account is not None:
-            wording = f"Итого по счету {account.code}"
+        if wording == "Итого по счету":
+            # Per-account reports name their account; a general one has none to name.
+            wording = (
+                f"Итого по счету {account.code}"
+                if account
+                else draw.effective("totals_wording", "Итого")
+            )
         row[col_of["name"] if position == "name" else text_col] = wording
         if "indicator" in col_of:
             row[col_of["indicator"]] = "БУ"
