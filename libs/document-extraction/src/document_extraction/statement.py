@@ -194,6 +194,8 @@ def _read_head_line(
     index: int,
     locate: Locate,
     warnings: list[dict[str, Any]],
+    *,
+    in_body: bool = False,
 ) -> None:
     line = line_of(list(row[:MAX_COLUMNS]))
     if not line:
@@ -211,7 +213,7 @@ def _read_head_line(
         head.opening = _balance(found, index, locate, warnings)
         head.opening_index = index
         return
-    if head.closing is None and (found := _labelled(row, _CLOSING)) is not None:
+    if (head.closing is None or in_body) and (found := _labelled(row, _CLOSING)) is not None:
         head.closing = _balance(found, index, locate, warnings)
         head.closing_index = index
         return
@@ -295,6 +297,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         debit_eq = cols["equivalent"] if debit_eq is None else debit_eq
         credit_eq = header.extra.get("equivalent", credit_eq)
     has_equivalents = debit_eq is not None or credit_eq is not None
+    # One equivalent column for both sides: its amount goes to the side of the operation.
+    shared_equivalent = debit_eq is not None and credit_eq is None and "equivalent" in cols
+    equivalents: list[Decimal | None] = []
     date_col = cols["date"]
     signed = "debit" not in cols
     direction_col = header.direction_col if signed else None
@@ -362,7 +367,8 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                     total_credit, _ = money(row, cols.get("credit"), index)
                 continue
             before = (head.opening, head.closing)
-            _read_head_line(head, row, index, locate, warnings)
+            # Day sections close each day: the last closing balance is the statement's.
+            _read_head_line(head, row, index, locate, warnings, in_body=True)
             if (head.opening, head.closing) != before:
                 last_index = index
             continue
@@ -380,6 +386,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             debit, cost_d = money(row, cols.get("debit"), index)
             credit, cost_c = money(row, cols.get("credit"), index)
             cost = max(cost_d, cost_c)
+            # "0,00" printed on the side the operation is not on.
+            if debit == 0 and credit is not None:
+                debit = None
+            elif credit == 0 and debit is not None:
+                credit = None
             if debit is not None and credit is not None:
                 warnings.append(
                     warning(
@@ -408,7 +419,10 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             "debit": format_money(debit),
             "credit": format_money(credit),
         }
-        if has_equivalents:
+        if shared_equivalent:
+            equivalents.append(money(row, debit_eq, index)[0])
+            transaction["debit_equivalent"] = transaction["credit_equivalent"] = None
+        elif has_equivalents:
             transaction["debit_equivalent"] = format_money(money(row, debit_eq, index)[0])
             transaction["credit_equivalent"] = format_money(money(row, credit_eq, index)[0])
         transaction.update(
@@ -463,6 +477,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                     INFO,
                 )
             )
+    for transaction, equivalent in zip(transactions, equivalents, strict=False):
+        side = "credit_equivalent" if transaction["credit"] is not None else "debit_equivalent"
+        transaction[side] = format_money(abs(equivalent) if equivalent is not None else None)
     if head.account is None and len(own_accounts) == 1:
         # The statement's own account printed on every line instead of in its header.
         head.account = own_accounts.pop()

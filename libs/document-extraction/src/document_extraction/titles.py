@@ -29,6 +29,12 @@ _UNIT_THOUSANDS = re.compile(
     r"единиц\w*\s+измерени\w*\s*:?\s*тыс",
     re.IGNORECASE,
 )
+# "(в белорусских рублях)", "в руб.", "Сумма в тыс. рублей": the units and currency line.
+_UNITS_LINE = re.compile(
+    r"^\(?\s*(?:сумм\w*\s+)?в\s+(?:тыс\w*\.?\s*)?(?:бел\w*\.?\s*|росс\w*\.?\s*)?"
+    r"(?:руб|byn|rub|usd|eur|долл|евро)",
+    re.IGNORECASE,
+)
 _SERVICE_LINE = re.compile(
     r"^(?:выводимые данные|показатели|параметры|отбор|детализация|группировка|"
     r"единиц\w* измерени|валюта|дата формирования|сформирован)",
@@ -104,7 +110,8 @@ def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
             period = period_in(line)
         if _UNIT_THOUSANDS.search(line):
             unit = "thousands"
-        if currency is None and (_SERVICE_LINE.match(line) or _UNIT_THOUSANDS.search(line)):
+        units_line = _UNITS_LINE.match(line) or _UNIT_THOUSANDS.search(line)
+        if currency is None and (_SERVICE_LINE.match(line) or units_line):
             currency = currency_in(line)
     if currency is None:
         for line in lines:
@@ -132,6 +139,7 @@ def _organisation(lines: list[str], title: str | None) -> dict[str, str | None] 
             and not _OSV_TITLE.search(line)
             and period_in(line) is None
             and not _SERVICE_LINE.match(line)
+            and not _UNITS_LINE.match(line)
             and not _UNIT_THOUSANDS.search(line)
         ]
     if not candidates:
