@@ -208,7 +208,7 @@ def test_locators_point_at_the_cells_that_hold_the_values() -> None:
                 day = datetime.date.fromisoformat(t["date"])
                 assert any(
                     (isinstance(c, datetime.date) and c.timetuple()[:3] == day.timetuple()[:3])
-                    or (isinstance(c, str) and c.startswith(f"{day:%d.%m.%Y}"))
+                    or (isinstance(c, str) and c.startswith((f"{day:%d.%m.%Y}", day.isoformat())))
                     for c in cells
                 ), (layout.name, t, cells)
                 assert any(isinstance(c, str) and t["counterparty_name"] in c for c in cells)

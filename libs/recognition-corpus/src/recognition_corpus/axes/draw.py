@@ -60,7 +60,10 @@ AMOUNT_REPRS: dict[str, tuple[str, str] | None] = {
     "text_nogroup_comma": ("", ","),
     "text_nogroup_dot": ("", "."),
     "text_space_dot": (" ", "."),
+    # Bakai Bank: '\xa0 677 232 467,02', a no-break space and a space before the digits.
+    "text_lead_nbsp_comma": (" ", ","),
 }
+PREFIXES = {"text_lead_nbsp_comma": "\u00a0 "}
 AMOUNT_FORMAT = "#,##0.00"
 AMOUNT_FORMAT_PAREN = "#,##0.00;(#,##0.00)"
 
@@ -103,14 +106,16 @@ def print_amount(value: Decimal | None, repr_: str, *, negatives: str, zero: str
         if text_style is None:
             fmt = AMOUNT_FORMAT if repr_ == "number_format" else None
             return Printed(0.0, fmt, 0, "0.00")
-        return Printed(text_amount(Decimal(0), *text_style, negatives), None, 1, "0.00")
+        zero_text = PREFIXES.get(repr_, "") + text_amount(Decimal(0), *text_style, negatives)
+        return Printed(zero_text, None, 1, "0.00")
     if text_style is None:
         fmt = None
         if repr_ == "number_format":
             fmt = AMOUNT_FORMAT_PAREN if negatives == "parentheses" else AMOUNT_FORMAT
         return Printed(float(value), fmt, 0, money(value))
     penalty = 2 if (value < 0 and negatives == "parentheses") else 1
-    return Printed(text_amount(value, *text_style, negatives), None, penalty, money(value))
+    text = PREFIXES.get(repr_, "") + text_amount(value, *text_style, negatives)
+    return Printed(text, None, penalty, money(value))
 
 
 def case(text: str, how: str) -> str:

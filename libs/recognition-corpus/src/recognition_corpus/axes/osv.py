@@ -39,7 +39,15 @@ OSV_AXES: dict[str, Axis] = {
     "variant": (("general", 0.6), ("account", 0.4)),
     "chart": uniform("BY", "RU"),
     "caption_wording": uniform(
-        "named", "upp", "short", "remainder", "dated", "in_out", "abbrev_dots", "abbrev_nodots"
+        "named",
+        "upp",
+        "short",
+        "short_dots",
+        "remainder",
+        "dated",
+        "in_out",
+        "abbrev_dots",
+        "abbrev_nodots",
     ),
     "side_wording": uniform("full", "short", "hyphen", "abbrev", "sum"),
     "caption_case": uniform("as_is", "upper", "lower", "title"),
@@ -75,6 +83,8 @@ OSV_AXES: dict[str, Axis] = {
         "line_months",
         "line_s_po",
         "line_label_s_po",
+        "line_half_year",
+        "title_year",
     ),
     "title_units": uniform(
         "none",
@@ -112,6 +122,8 @@ GROUPS: dict[str, tuple[str, str, str]] = {
     "named": ("Сальдо на начало периода", "Обороты за период", "Сальдо на конец периода"),
     "upp": ("Сальдо на начало периода", "Оборот за период", "Сальдо на конец периода"),
     "short": ("Начальное сальдо", "Обороты", "Конечное сальдо"),
+    # 1C УПП «Обороты счета»: "Нач. сальдо деб.", "Кон. сальдо кред." (one-row captions).
+    "short_dots": ("Нач. сальдо", "Оборот", "Кон. сальдо"),
     "remainder": ("Остаток на начало", "Обороты за период", "Остаток на конец"),
     "dated": ("Сальдо на {start}", "Обороты за период", "Сальдо на {end}"),
     "in_out": ("Входящее сальдо", "Оборот за период", "Исходящее сальдо"),
@@ -328,6 +340,13 @@ def _period(draw: Draw, rng: random.Random) -> tuple[str, bool, datetime.date, d
         return f"за {(month - 1) // 3 + 1} квартал {year} г.", True, start, end_of(3)
     if form == "line_quarter":
         return f"Период: {(month - 1) // 3 + 1} квартал {year} г.", False, start, end_of(3)
+    if form == "line_half_year":
+        half = 1 if month < 7 else 2
+        first = datetime.date(year, 1 if half == 1 else 7, 1)
+        last = datetime.date(year, 6, 30) if half == 1 else datetime.date(year, 12, 31)
+        return f"Период: {half} полугодие {year} г.", False, first, last
+    if form == "title_year":
+        return f"за {year} г.", True, datetime.date(year, 1, 1), datetime.date(year, 12, 31)
     if form == "title_month":
         return f"за {MONTHS[month - 1].lower()} {year} г.", True, start, end_of(1)
     if form == "line_months":
@@ -533,7 +552,7 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
         # A number without a format prints its minus sign.
         draw.effective("negatives", "minus")
 
-    sheet = Sheet(rng.choice(("TDSheet", "Лист_1", "ОСВ", "Sheet1")))
+    sheet = Sheet(rng.choice(("TDSheet", "Лист_1", "ОСВ", "Sheet_1")))
     level_col = draw["level_column"] == "present"
     title_col = {"A": 0, "B": 1, "C": 2}[draw["title_column"]]
     if level_col and title_col == 0:

@@ -62,12 +62,14 @@ STATEMENT_AXES: dict[str, Axis] = {
         ("day_opening", 0.15),
         ("day_closing", 0.15),
     ),
-    "st_kv_layout": uniform("one_cell", "next_cell", "far_cell", "shifted_next"),
+    "st_kv_layout": uniform(
+        "one_cell", "next_cell", "far_cell", "shifted_next", "label_date_value"
+    ),
     "st_account_place": uniform("header_line", "title_line", "grouped_iban", "column"),
     "st_holder": uniform("client_inline", "org_separate", "owner_inline"),
     "st_bank_header": uniform("inline", "separate", "none"),
     "st_currency_print": uniform("alpha", "numeric_alpha"),
-    "st_period_form": uniform("dash", "s_po", "title", "bare_s_po"),
+    "st_period_form": uniform("dash", "dash_tight", "s_po", "title", "bare_s_po"),
     "st_opening_label": uniform(
         "Входящий остаток", "Остаток на начало", "Остаток на начало периода", "Входящее сальдо"
     ),
@@ -78,7 +80,7 @@ STATEMENT_AXES: dict[str, Axis] = {
         "Остаток на конец периода",
     ),
     "st_totals": uniform("Итого оборотов", "Обороты за период", "Итого", "none"),
-    "st_dates": uniform("date", "text", "datetime", "text_time"),
+    "st_dates": uniform("date", "text", "datetime", "text_time", "iso_text"),
     "st_amount_repr": uniform(
         "number_format",
         "number_plain",
@@ -88,6 +90,7 @@ STATEMENT_AXES: dict[str, Axis] = {
         "text_nogroup_comma",
         "text_nogroup_dot",
         "text_space_dot",
+        "text_lead_nbsp_comma",
     ),
     "st_negatives": uniform("minus", "parentheses"),
     "st_zero_repr": uniform("empty", "zero", "dash"),
@@ -223,7 +226,7 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
         """A key-value header line; returns the text a reader joins (label and value)."""
         if kv == "one_cell":
             sheet.add([f"{label} {value}"])
-        elif kv == "next_cell":
+        elif kv in ("next_cell", "label_date_value"):
             sheet.add([label, value])
         elif kv == "far_cell":
             sheet.add([label, None, None, value])
@@ -231,13 +234,17 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
             sheet.add([None, label, value])
         return f"{label} {value}"
 
-    def balance(label: str, value: Decimal) -> int:
+    def balance(label: str, value: Decimal, on: datetime.date) -> int:
         if kv == "one_cell":
             return sheet.add([f"{label}: {text_amount(value, ' ', ',', 'minus')}"])
         p = print_amount(value, amount_repr, negatives="minus", zero="zero")
         fmt = p.fmt
         if kv == "next_cell":
             return sheet.add([f"{label}:", p.cell], formats={1: fmt} if fmt else None)
+        if kv == "label_date_value":
+            # Halyk: "Входящий остаток на:" | date | amount.
+            cells: list[Cell] = [f"{label} на:", f"{on:%d.%m.%Y}", p.cell]
+            return sheet.add(cells, formats={2: fmt} if fmt else None)
         if kv == "far_cell":
             return sheet.add([f"{label}:", None, p.cell], formats={2: fmt} if fmt else None)
         return sheet.add([None, f"{label}:", p.cell], formats={2: fmt} if fmt else None)
@@ -265,6 +272,8 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
         pair("Счет:", _group_iban(account))
     if form == "dash":
         period_text = pair("Период:", f"{start:%d.%m.%Y} - {end:%d.%m.%Y}")
+    elif form == "dash_tight":
+        period_text = pair("Период", f"{start:%d.%m.%Y}-{end:%d.%m.%Y}")
     elif form == "s_po":
         period_text = pair("Период:", f"с {start:%d.%m.%Y} по {end:%d.%m.%Y}")
     elif form == "bare_s_po":
@@ -282,7 +291,7 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
     else:
         pair("Организация:", holder)
         pair("УНП:", holder_unp)
-    balance(draw["st_opening_label"], opening)
+    balance(draw["st_opening_label"], opening, start)
     sheet.blank()
 
     # Columns: (field, caption, group caption for two header rows or None).
@@ -405,6 +414,9 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
         elif dates == "text":
             row[col_of["date"]] = f"{line.date:%d.%m.%Y}"
             penalty += 1
+        elif dates == "iso_text":
+            row[col_of["date"]] = line.date.isoformat()
+            penalty += 1
         else:
             row[col_of["date"]] = f"{line.moment:%d.%m.%Y %H:%M:%S}"
             penalty += 1
@@ -513,7 +525,7 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
             totals = draw.effective("st_totals", "spent_received_lines")
             sheet.add([f"Итого списано: {text_amount(debits, ' ', ',', 'minus')}"])
             sheet.add([f"Итого поступило: {text_amount(credits, ' ', ',', 'minus')}"])
-    closing_index = balance(draw["st_closing_label"], closing)
+    closing_index = balance(draw["st_closing_label"], closing, end)
     header_doc = {
         "bank_name": own_bank.name if bank_header != "none" else None,
         "bank_bic": own_bank.bic if bank_header != "none" else None,
