@@ -8,8 +8,9 @@ recognised as bench/corpus_accuracy.py does, and compared with its expected docu
 exact matches overall and per format; per axis value the files, exact-match share, exact share
 when confidences are left out, and field accuracy (the share of expected leaf fields that match,
 confidences and warnings aside), worst first; and the seconds per file, slowest first.
-``--show-diffs N`` prints, for each of the ten worst axis values, one failing file with its first
-N differences. The default seed is one no test uses; numbers are reported, never asserted.
+``--show-diffs N`` prints, for each of the ten worst axis values, the failing file with the fewest
+differences and its first N of them. The default seed is one no test uses; numbers are
+reported, never asserted.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ class Tally:
         self.fields += outcome.fields[0]
         self.fields_total += outcome.fields[1]
         self.seconds += outcome.seconds
-        if outcome.diffs and self.example is None:
+        # The failing file with the fewest differences: the likeliest to fail for this value.
+        if outcome.diffs and (self.example is None or len(outcome.diffs) < len(self.example[1])):
             self.example = (outcome.name, outcome.diffs)
 
     @property

@@ -780,7 +780,9 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
         last_row = sheet.add(row, formats=formats)
         totals_doc = {f: p.money for f, p in zip(FIELDS, printed, strict=True)}
         totals_doc["locator"] = {"sheet": sheet.name, "row": last_row + 1}
-    row_end = last_row + 1
+    # Without an Итого the document ends at its last row; the service rows under it (Кол., НУ)
+    # are not part of what was read.
+    row_end = last_row + 1 if totals_doc is not None else full[-1]["locator"]["row"]
     # No Итого to check the rows against: said, as information, not a reason to check by hand.
     warnings: list[dict[str, Any]] = []
     if totals_doc is None:
