@@ -339,3 +339,36 @@ def test_untitled_table_of_dates_and_amounts_is_less_certain() -> None:
     untitled = extract([Grid("Лист1", rows)]).documents[0]
     assert titled["confidence"] > 90
     assert untitled["confidence"] == 90
+
+
+def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -> None:
+    rows = [
+        ["Период", "06.06.2022-18.06.2022"],
+        ["Банк", 'АО "Народный Банк Казахстана"'],
+        ["МФО", "HSBKKZKX"],
+        ["ИИН/БИН", "201140019434"],
+        ["Клиент", "ТОО Caspian est RND"],
+        ["Счет", "KZ94601A231000356121"],
+        ["Валюта", "KZT"],
+        [],
+        ["Входящий остаток на:", None, "06.06.2022", "7 320.28"],
+        [],
+        ["Дата валютирования", "Номер документа", "БИК банка контрагента", "Банк контрагента",
+         "Контрагент", "БИН контрагента", "Счет контрагента", "Дебет", "Кредит",
+         "Назначение платежа"],
+        ["07.06.2022", "161", "HSBKKZKX", "Halyk", "ТОО Альфа", "201140019434",
+         None, "100.00", None, "Оплата"],
+        ["08.06.2022", "162", "HSBKKZKX", "Halyk", "ТОО Бета", None, None, None, "500.00",
+         "Возврат"],
+        ["Исходящий остаток на:", None, "18.06.2022", "7 720.28", None, None, "Итого обороты",
+         "100.00", "500.00"],
+    ]  # fmt: skip
+    extraction = extract([Grid("export", rows)])
+    document = extraction.documents[0]
+    header = document["header"]
+    assert (header["opening_balance"], header["closing_balance"]) == ("7320.28", "7720.28")
+    assert (header["total_debit"], header["total_credit"]) == ("100.00", "500.00")
+    assert (header["bank_bic"], header["holder_tax_id"]) == ("HSBKKZKX", "201140019434")
+    assert len(document["transactions"]) == 2
+    assert document["transactions"][0]["counterparty_tax_id"] == "201140019434"
+    assert extraction.status == "done", document["warnings"]

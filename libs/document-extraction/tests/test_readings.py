@@ -72,3 +72,29 @@ def test_a_statement_whose_balances_say_money_out_is_positive() -> None:
 def test_a_statement_whose_balances_say_money_in_is_positive_has_no_remark() -> None:
     extraction = extract([Grid("Выписка", _statement([300.0, -100.0], "1 000,00", "1 200,00"))])
     assert extraction.documents[0]["warnings"] == []
+
+
+def test_running_balance_newest_first_gives_the_balances() -> None:
+    from document_extraction.readings import read_running_balance
+
+    balances = [D("1006428.89"), D("1000000.00")]
+    sides = [(None, D("6428.89")), (D("750.00"), None)]
+    running = read_running_balance(balances, sides)
+    assert running is not None
+    assert (running.opening, running.closing, running.oldest_first) == (
+        D("1000750.00"),
+        D("1006428.89"),
+        False,
+    )
+    assert running.broken == []
+
+
+def test_running_balance_that_does_not_add_up_names_the_line() -> None:
+    from document_extraction.readings import read_running_balance
+
+    running = read_running_balance(
+        [D("100"), D("150"), D("140")], [(None, D("100")), (None, D("50")), (D("20"), None)]
+    )
+    assert running is not None
+    assert running.oldest_first
+    assert running.broken == [2]

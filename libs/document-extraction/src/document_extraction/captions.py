@@ -93,6 +93,10 @@ _CANONICAL = {
     "итого": "итого",
     "всего": "итого",
     "итог": "итого",
+    "валюта": "валюта",
+    "валюте": "валюта",
+    "валюты": "валюта",
+    "вал": "валюта",
 }
 # Words that carry no meaning in a caption.
 _STOP = frozenset(
@@ -103,10 +107,23 @@ _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
 
 
+# Latin letters that print like Cyrillic ones, inside Cyrillic words ("cумма" with a Latin c).
+_LOOKALIKES = str.maketrans("aceopxyk", "асеорхук")
+_MIXED_WORD = re.compile(r"[a-zа-я]+")
+
+
+def _cyrillic(word: re.Match[str]) -> str:
+    text = word.group(0)
+    if re.search(r"[а-я]", text) and re.search(r"[a-z]", text):
+        return text.translate(_LOOKALIKES)
+    return text
+
+
 def words_of(text: str) -> frozenset[str]:
     """The meaningful words of a normalised caption (see ``norm``)."""
     if not text:
         return frozenset()
+    text = _MIXED_WORD.sub(_cyrillic, text)
     text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
     found: set[str] = set()
     if _DATE_IN_TEXT.search(text):

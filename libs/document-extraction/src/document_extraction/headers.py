@@ -293,11 +293,11 @@ def statement_role(words: frozenset[str]) -> str | None:
     if "эквивалент" in words or "экв" in words:
         side = _side(words)
         return "equivalent" if side is None else f"{side}_equivalent"
-    if words & {"бик", "bic", "swift"} or ("код" in words and "банк" in words):
+    if words & {"бик", "bic", "swift", "мфо"} or ("код" in words and "банк" in words):
         return "bic"
     if "банк" in words or "банка" in words:
         return None if "счет" in words or "корр" in words else "bank"
-    if words & {"унп", "инн"}:
+    if words & {"унп", "инн", "иин", "бин"}:
         return "tax_id"
     debit, credit = bool(words & _DEBIT_WORDS), bool(words & _CREDIT_WORDS)
     if (debit and credit) or words & {"тип", "направление", "признак"}:
@@ -308,11 +308,15 @@ def statement_role(words: frozenset[str]) -> str | None:
         return "credit"
     if "сумма" in words or "оборот" in words:
         return "amount"
-    if "счет" in words or "iban" in words or "р" in words:
+    if "сальдо" in words or "баланс" in words:
+        return "balance"  # a running balance, not an amount or an account
+    if "валюта" in words:
+        return "currency"
+    if "счет" in words or "iban" in words or "иик" in words or "р" in words:
         return "account"
     if "дата" in words or DATE_WORD in words:
         return "date"
-    if "№" in words or "номер" in words or words == {"n"}:
+    if ("№" in words or "номер" in words or words == {"n"}) and not words & {"карты", "карта"}:
         return "number"
     if words & _NAME_WORDS and not words & _NOT_NAME_WORDS:
         return "name"

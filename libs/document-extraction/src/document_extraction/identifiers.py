@@ -55,11 +55,24 @@ def inn_valid(inn: str) -> bool:
 def tax_id_valid(tax_id: str) -> bool:
     if len(tax_id) == 9:
         return unp_valid(tax_id)
-    return inn_valid(tax_id)
+    # Twelve digits: a Russian ИНН of a person or a Kazakh ИИН/БИН, which the same column holds.
+    return inn_valid(tax_id) or (len(tax_id) == 12 and bin_valid(tax_id))
+
+
+def bin_valid(number: str) -> bool:
+    """Kazakhstan ИИН/БИН check digit: weights 1..11 mod 11; on 10, weights 3..11, 1, 2."""
+    if len(number) != 12 or not number.isdigit():
+        return False
+    digits = [int(d) for d in number]
+    check = sum(w * d for w, d in zip(range(1, 12), digits, strict=False)) % 11
+    if check == 10:
+        weights = [3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2]
+        check = sum(w * d for w, d in zip(weights, digits, strict=False)) % 11
+    return check != 10 and check == digits[11]
 
 
 def tax_id_kind(tax_id: str) -> str:
-    return "УНП" if len(tax_id) == 9 else "ИНН"
+    return "УНП" if len(tax_id) == 9 else "ИНН/БИН" if len(tax_id) == 12 else "ИНН"
 
 
 def looks_like_iban(account: str) -> bool:
@@ -94,7 +107,11 @@ def normalize_bic(text: str) -> str | None:
 
 def find_tax_id(text: str) -> str | None:
     """The number after УНП / ИНН in a line of text."""
-    match = re.search(r"(?:УНП|ИНН)\s*[:№]?\s*([0-9A-ZА-Я]{9,12})\b", text, re.IGNORECASE)
+    match = re.search(
+        r"(?:УНП|ИНН|ИИН|БИН)(?:\s*/\s*(?:ИИН|БИН))?\s*[:№]?\s*([0-9A-ZА-Я]{9,12})\b",
+        text,
+        re.IGNORECASE,
+    )
     if match is None:
         return None
     return normalize_tax_id(match.group(1))

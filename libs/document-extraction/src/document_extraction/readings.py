@@ -122,3 +122,31 @@ def choose_reading(
     scores = [identities_held(r, opening, closing, total_debit, total_credit) for r in readings]
     best = max(range(len(readings)), key=lambda i: (scores[i], -i))
     return readings[best], best != 0 and scores[best] > scores[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RunningBalance:
+    """What a running-balance column says: the balance before the first operation and after
+    the last, whether the lines run oldest first, and the lines where it does not add up."""
+
+    opening: Decimal
+    closing: Decimal
+    oldest_first: bool
+    broken: list[int]  # positions of lines whose balance is not the previous one moved by them
+
+
+def read_running_balance(
+    balances: Sequence[Decimal | None],
+    sides: Sequence[tuple[Decimal | None, Decimal | None]],
+) -> RunningBalance | None:
+    """The order (oldest or newest first) under which each line's balance is the previous
+    balance plus its credit minus its debit; the one with fewer broken lines wins."""
+    if len(balances) < 2 or any(b is None for b in balances):
+        return None
+    values = [b for b in balances if b is not None]
+    moves = [(c or ZERO) - (d or ZERO) for d, c in sides]
+    forward = [i for i in range(1, len(values)) if values[i] != values[i - 1] + moves[i]]
+    backward = [i for i in range(len(values) - 1) if values[i] != values[i + 1] + moves[i]]
+    if len(forward) <= len(backward):
+        return RunningBalance(values[0] - moves[0], values[-1], True, forward)
+    return RunningBalance(values[-1] - moves[-1], values[0], False, backward)

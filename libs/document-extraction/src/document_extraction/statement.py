@@ -43,14 +43,19 @@ from document_extraction.numbers import (
     has_excess_precision,
     parse_amount,
 )
-from document_extraction.readings import choose_reading, direction_of, signed_readings
+from document_extraction.readings import (
+    choose_reading,
+    direction_of,
+    read_running_balance,
+    signed_readings,
+)
 from document_extraction.text import as_text, clean, is_empty, line_of, norm
 from document_extraction.titles import currency_in, period_in
 
 _OPENING = re.compile(r"^(?:входящий остаток|остаток на начало|входящее сальдо|сальдо на начало)")
 _CLOSING = re.compile(r"^(?:исходящий остаток|остаток на конец|исходящее сальдо|сальдо на конец)")
 _BANK = re.compile(r"^(?:банк\b|наименование банка|обслуживающий банк)")
-_BIC_LABEL = re.compile(r"^(?:бик|bic|swift)\b")
+_BIC_LABEL = re.compile(r"^(?:бик|bic|swift|мфо)\b")
 _ACCOUNT = re.compile(
     r"^(?:(?:расч[её]тный|текущий|лицевой|валютный)\s+)?сч[её]т\b|^iban\b|^р/с|^номер сч[её]та"
 )
@@ -59,11 +64,11 @@ _HOLDER = re.compile(
     r"^(?:клиент|владелец сч[её]та|владелец|наименование клиента|организация"
     r"|наименование организации)\b"
 )
-_TAX_LABEL = re.compile(r"^(?:унп|инн)\b")
+_TAX_LABEL = re.compile(r"^(?:унп|инн|иин|бин)(?:\s*/\s*(?:иин|бин|инн))?\b")
 _TOTALS = re.compile(r"^(?:итого|всего|обороты|оборот за)")
 _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
-_BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
+_BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
 _BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
 _READING_REASONS = {
     "direction": "Стороны операций взяты из колонки направления: при этом сходятся остатки и итоги",
@@ -80,6 +85,7 @@ class _Labelled:
     text: str | None  # the value written after the label in the same cell
     cell: CellValue  # the next non-empty cell to the right
     column: int
+    later: tuple[CellValue, ...] = ()  # every non-empty cell to the right, in order
 
 
 def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled | None:
@@ -97,12 +103,66 @@ def _labelled(row: Sequence[CellValue], pattern: re.Pattern[str]) -> _Labelled |
         rest = re.sub(r"^[^:]*?:\s*", "", rest, count=1) if ":" in rest[:40] else rest
         # A dash used as a separator ("Остаток — 100,00"), not the minus of "-100,00".
         rest = re.sub(r"^[\s:]*(?:[-–—]\s+)?", "", rest).strip()
-        nxt = next((c for c in range(col + 1, width) if not is_empty(row[c])), None)
-        following = row[nxt] if nxt is not None else None
+        after = tuple(c for c in range(col + 1, width) if not is_empty(row[c]))
+        following = row[after[0]] if after else None
+        later = tuple(row[c] for c in after)
         if rest:
-            return _Labelled(rest, following, col)
-        return _Labelled(None, following, nxt if nxt is not None else col)
+            return _Labelled(rest, following, col, later)
+        return _Labelled(None, following, after[0] if after else col, later)
     return None
+
+
+def _balances_from_running_balance(
+    head: _Head,
+    rows: Sequence[Sequence[CellValue]],
+    col: int,
+    lines: Sequence[StatementLine],
+    locate: Locate,
+    warnings: list[dict[str, Any]],
+) -> None:
+    """A running-balance column checks every line against the one before it, and gives the
+    balances a statement without balance lines does not print."""
+    balances = [
+        parse_amount(rows[line.index][col] if col < len(rows[line.index]) else None).value
+        for line in lines
+    ]
+    running = read_running_balance(balances, [(line.debit, line.credit) for line in lines])
+    if running is None:
+        return
+    for position in running.broken[:1]:
+        line = lines[position]
+        warnings.append(
+            warning(
+                "RUNNING_BALANCE_MISMATCH",
+                "Остаток после операции не равен предыдущему остатку с учетом операции",
+                locate.row(line.index, col),
+            )
+        )
+    if head.opening is None and head.closing is None and not running.broken:
+        head.opening, head.closing = running.opening, running.closing
+        warnings.append(
+            warning(
+                "BALANCES_FROM_RUNNING_BALANCE",
+                f"Остатки взяты из колонки остатка: входящий {format_money(running.opening)}, "
+                f"исходящий {format_money(running.closing)}",
+                locate.where(),
+                INFO,
+            )
+        )
+
+
+def _line_labels(row: Sequence[CellValue]) -> dict[str, str]:
+    """Which balance and totals labels start a text cell of the row: {"opening" | "closing" |
+    "totals": the text from that cell to the end of the line}."""
+    found: dict[str, str] = {}
+    texts = [(c, norm(cell)) for c, cell in enumerate(row[:MAX_COLUMNS]) if isinstance(cell, str)]
+    for position, (col, text) in enumerate(texts):
+        for name, pattern in (("opening", _OPENING), ("closing", _CLOSING), ("totals", _TOTALS)):
+            if name not in found and pattern.match(text):
+                found[name] = line_of(list(row[col:MAX_COLUMNS]))
+        if position > 0 and not found:
+            break  # labels open a line; text further right in a line of data is not one
+    return found
 
 
 def _after_account(line: str) -> str | None:
@@ -121,7 +181,15 @@ def _value_amount(found: _Labelled) -> Amount:
         amount = find_amount_in_text(found.text)
         if amount.value is not None or amount.problem is not None:
             return amount
-    return parse_amount(found.cell)
+    # "Входящий остаток на: | 06.06.2022 | 7 320.28": the date of the balance comes first.
+    first = parse_amount(found.cell)
+    for cell in found.later:
+        if isinstance(cell, datetime.date) or parse_date_cell(cell)[0] is not None:
+            continue
+        amount = parse_amount(cell)
+        if amount.value is not None and amount.problem is None:
+            return amount
+    return first
 
 
 def _currency(text: str | None) -> str | None:
@@ -347,16 +415,20 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     for index in range(header.row + 1, len(rows)):
         row = rows[index]
         date, date_penalty = _date_of(row[date_col] if date_col < len(row) else None)
-        if date is None:
+        labels = _line_labels(row)
+        if date is None or labels:
+            # A balance or totals line, even where a date stands in the date column
+            # ("Исходящий остаток на: | 18.06.2022 | 23 535.36 | Итого обороты | … | …").
             line = line_of(list(row[:MAX_COLUMNS]))
             if not line:
                 continue
-            lowered = norm(line)
-            if _TOTALS.match(lowered):
+            if "totals" in labels:
                 totals_index = index
                 last_index = index
+                totals_text = labels["totals"]
                 if signed:
-                    value = find_amount_in_text(line).value
+                    value = find_amount_in_text(totals_text).value
+                    lowered = norm(totals_text)
                     if value is not None:
                         if _TOTAL_DEBIT.search(lowered):
                             total_debit = abs(value)
@@ -365,7 +437,8 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                 else:
                     total_debit, _ = money(row, cols.get("debit"), index)
                     total_credit, _ = money(row, cols.get("credit"), index)
-                continue
+                if "opening" not in labels and "closing" not in labels:
+                    continue
             before = (head.opening, head.closing)
             # Day sections close each day: the last closing balance is the statement's.
             _read_head_line(head, row, index, locate, warnings, in_body=True)
@@ -477,6 +550,12 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                     INFO,
                 )
             )
+    if "balance" in cols:
+        _balances_from_running_balance(head, rows, cols["balance"], check_lines, locate, warnings)
+    if head.currency is None and "currency" in cols:
+        printed = {as_text(rows[line.index][cols["currency"]]) for line in check_lines}
+        if len(printed) == 1:
+            head.currency = _currency(printed.pop())
     for transaction, equivalent in zip(transactions, equivalents, strict=False):
         side = "credit_equivalent" if transaction["credit"] is not None else "debit_equivalent"
         transaction[side] = format_money(abs(equivalent) if equivalent is not None else None)
