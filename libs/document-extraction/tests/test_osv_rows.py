@@ -92,3 +92,18 @@ def test_balances_printed_as_one_signed_column_each() -> None:
         for r in document["rows"]
     ] == [("100.00", None, "150.00", None), (None, "100.00", None, "150.00")]
     assert extraction.status == "done", document["warnings"]
+
+
+def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
+    header = [["Счет", "Наименование", *HEADER[2:]], SIDES, [1, 2, 3, 4, 5, 6, 7, 8]]
+    rows = [
+        *header,
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+        *header,
+        ["02", "Амортизация", None, 40.0, None, None, None, 40.0],
+        ["Итого", None, 100.0, 40.0, None, None, 100.0, 40.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert [r["code"] for r in document["rows"]] == ["01", "02"]
+    assert extraction.status == "done", document["warnings"]

@@ -211,3 +211,19 @@ def compose(rows: Sequence[Sequence[CellValue]], first: int, last: int) -> list[
         above = frozenset().union(*(words_of(t) for t in present[:-1]))
         columns.append(Column(col, own, above, " / ".join(present)))
     return columns
+
+
+def row_signature(row: Sequence[CellValue]) -> tuple[str, ...]:
+    """A row's captions, to know the header again where a page repeats it inside the body."""
+    return tuple(t for t in (caption_text(c) for c in row[:MAX_COLUMNS]) if t)
+
+
+class HeaderRepeats:
+    """The header rows of a table; a body row equal to one of them, or a column-number row,
+    is the header printed again at the top of a page, not data."""
+
+    def __init__(self, rows: Sequence[Sequence[CellValue]], first: int, last: int) -> None:
+        self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
+
+    def __contains__(self, row: Sequence[CellValue]) -> bool:
+        return row_signature(row) in self.signatures or is_column_number_row(row)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
+from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import balance_mismatch, sum_warnings
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
@@ -184,8 +185,11 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
     number = 0
+    repeats = HeaderRepeats(rows, header.first_row, header.last_row)
     for index in range(body_start, len(rows)):
         row = rows[index]
+        if row in repeats:
+            continue
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
         if _totals_label(row, first_money):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import (
     StatementLine,
     check_account,
@@ -412,8 +413,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             )
         return amount.value, amount.penalty
 
+    repeats = HeaderRepeats(rows, header.first_row, header.row)
     for index in range(header.row + 1, len(rows)):
         row = rows[index]
+        if row in repeats:
+            continue
         date, date_penalty = _date_of(row[date_col] if date_col < len(row) else None)
         labels = _line_labels(row)
         if date is None or labels:

@@ -1,3 +1,0 @@
-from typing import Any
-
-def any_of_types(rows: list[Any], types: tuple[type, ...], /) -> bool: ...
