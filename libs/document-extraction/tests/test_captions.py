@@ -74,6 +74,7 @@ def test_a_group_caption_stops_where_nothing_is_named_below() -> None:
 def test_column_number_rows() -> None:
     assert is_column_number_row([1, 2, 3, 4, 5, 6, 7, 8])
     assert is_column_number_row(["1", "2", "3", None, "4"])
+    assert is_column_number_row([0.0, None, 3.0, 4.0, 5.0, 6.0])  # a level column before it
     assert not is_column_number_row([1, 2])
     assert not is_column_number_row(["01", 1000.0, 2000.0])
     assert not is_column_number_row([datetime.date(2025, 1, 1), 2, 3, 4])

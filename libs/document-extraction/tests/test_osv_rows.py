@@ -100,8 +100,8 @@ def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
         *header,
         ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
         *header,
-        ["02", "Амортизация", None, 40.0, None, None, None, 40.0],
-        ["Итого", None, 100.0, 40.0, None, None, 100.0, 40.0],
+        ["02", "Амортизация", None, 100.0, None, None, None, 100.0],
+        ["Итого", None, 100.0, 100.0, None, None, 100.0, 100.0],
     ]
     extraction = extract([Grid("ОСВ", rows)])
     document = extraction.documents[0]

@@ -160,7 +160,11 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
         if not text.isdigit():
             return False
         numbers.append(int(text))
-    return len(numbers) >= 3 and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    # An outline-level column left of the table may put its own number before the run.
+    return any(
+        len(run) >= 3 and run == list(range(run[0], run[0] + len(run)))
+        for run in (numbers, numbers[1:])
+    )
 
 
 @dataclass(frozen=True)
