@@ -107,3 +107,21 @@ def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
     document = extraction.documents[0]
     assert [r["code"] for r in document["rows"]] == ["01", "02"]
     assert extraction.status == "done", document["warnings"]
+
+
+def test_indentation_nests_contracts_under_their_counterparty() -> None:
+    rows = [
+        ["Субконто", *HEADER[2:]],
+        SIDES[1:],
+        ["60.01 Расчеты с поставщиками", None, 300.0, None, None, None, 300.0],
+        ["    Колос СПК", None, 300.0, None, None, None, 300.0],
+        ["        Договор № 12", None, 100.0, None, None, None, 100.0],
+        ["        Договор № 7", None, 200.0, None, None, None, 200.0],
+        ["Итого", None, 300.0, None, None, None, 300.0],
+    ]
+    extraction = extract([Grid("ОСВ 60", rows)])
+    document = extraction.documents[0]
+    assert [(r["level"], r["parent"]) for r in document["rows"]] == [
+        (0, None), (1, 1), (2, 2), (2, 2),
+    ]  # fmt: skip
+    assert extraction.status == "done", document["warnings"]

@@ -61,6 +61,13 @@ def _totals_label(row: Sequence[CellValue], last_text_col: int) -> bool:
     return False
 
 
+def _indent(cell: CellValue) -> int:
+    """Leading spaces of a label: the only hierarchy a hand-made sheet shows."""
+    if not isinstance(cell, str):
+        return 0
+    return len(cell) - len(cell.lstrip(" \u00a0\t"))
+
+
 def _cells(row: Sequence[CellValue], columns: Sequence[int]) -> list[CellValue]:
     width = len(row)
     return [row[c] if c < width else None for c in columns]
@@ -247,7 +254,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         if use_outline:
             parent, level = outline_tree.place(number, index)
         else:
-            parent, level = codes.place(number, kind, code_text)
+            parent, level = codes.place(number, kind, code_text, _indent(label_cell))
         amounts = [v or 0 for v in values]
         if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
             balance_warnings.append(
@@ -368,8 +375,13 @@ class _CodeTree:
         self.codes: dict[str, tuple[int, int]] = {}  # code -> (id, level)
         self.last_account: tuple[int, int] | None = None
         self.group: tuple[int, int] | None = None
+        # (indent, id, level) of the subconto rows under the last account: a deeper indented
+        # one (a contract under its counterparty) is the child of the one above it.
+        self.subconto: list[tuple[int, int, int]] = []
 
-    def place(self, number: int, kind: str, code: str | None) -> tuple[int | None, int]:
+    def place(
+        self, number: int, kind: str, code: str | None, indent: int = 0
+    ) -> tuple[int | None, int]:
         if self.subconto_first is None:
             self.subconto_first = kind == "subconto"
         if kind == "subconto" or code is None:
@@ -377,9 +389,13 @@ class _CodeTree:
                 self.codes.clear()
                 self.group = (number, 0)
                 return None, 0
-            if self.last_account is not None:
-                return self.last_account[0], self.last_account[1] + 1
-            return None, 0
+            if self.last_account is None:
+                return None, 0
+            while self.subconto and self.subconto[-1][0] >= indent:
+                self.subconto.pop()
+            above, depth = self.subconto[-1][1:] if self.subconto else self.last_account
+            self.subconto.append((indent, number, depth + 1))
+            return above, depth + 1
         found = None
         for prefix in parent_codes(code):
             found = self.codes.get(prefix)
@@ -390,6 +406,7 @@ class _CodeTree:
         parent, level = (found[0], found[1] + 1) if found is not None else (None, 0)
         self.codes[code] = (number, level)
         self.last_account = (number, level)
+        self.subconto.clear()
         return parent, level
 
 
