@@ -111,6 +111,7 @@ def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
 
 def test_indentation_nests_contracts_under_their_counterparty() -> None:
     rows = [
+        ["Оборотно-сальдовая ведомость по счету 60"],
         ["Субконто", *HEADER[2:]],
         SIDES[1:],
         ["60.01 Расчеты с поставщиками", None, 300.0, None, None, None, 300.0],
