@@ -68,6 +68,17 @@ def _indent(cell: CellValue) -> int:
     return len(cell) - len(cell.lstrip(" \u00a0\t"))
 
 
+def _is_signature(row: Sequence[CellValue], money_cols: Sequence[int]) -> bool:
+    """The signature lines under the table ("Главный бухгалтер ____ (подпись)"): their words,
+    and no amount in any money column (a "(подпись)" caption may stand in one)."""
+    text = " ".join(norm(c) for c in row if isinstance(c, str))
+    if not _SIGNATURE.search(text):
+        return False
+    return all(
+        read_cents(cell).value is None for cell in _cells(row, money_cols) if not is_empty(cell)
+    )
+
+
 def _cells(row: Sequence[CellValue], columns: Sequence[int]) -> list[CellValue]:
     width = len(row)
     return [row[c] if c < width else None for c in columns]
@@ -214,6 +225,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                     skip = indicator_skips[indicator] = is_other_indicator(norm(indicator))
                 if skip:
                     continue
+        if _is_signature(row, money_cols):
+            break
         values, penalty, empty = amounts_of.read(row, index, warnings)
         if is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
@@ -231,8 +244,6 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 )
                 last_index = index
                 continue
-        if empty and _SIGNATURE.search(" ".join(norm(c) for c in row if isinstance(c, str))):
-            break
         code = code_from_cell(label_cell, label_formats.get(index))
         code_text: str | None
         if code is not None:
