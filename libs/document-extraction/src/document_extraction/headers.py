@@ -337,20 +337,26 @@ def _statement_roles(columns: Sequence[Column]) -> dict[int, str]:
     return roles
 
 
-def _fit(
-    rows: Sequence[Sequence[CellValue]], start: int, col: int, test: Callable[[CellValue], bool]
-) -> int:
-    return sum(1 for row in rows[start : start + FIT_ROWS] if col < len(row) and test(row[col]))
+def _fit(rows: Sequence[Sequence[CellValue]], col: int, test: Callable[[CellValue], bool]) -> int:
+    return sum(1 for row in rows if col < len(row) and test(row[col]))
 
 
-def _constant(rows: Sequence[Sequence[CellValue]], start: int, col: int) -> bool:
+def _constant(rows: Sequence[Sequence[CellValue]], col: int) -> bool:
     """Whether a column holds one and the same value on every line that has one (two or more)."""
-    values = [
-        row[col]
-        for row in rows[start : start + FIT_ROWS]
-        if col < len(row) and not is_empty(row[col])
-    ]
+    values = [row[col] for row in rows if col < len(row) and not is_empty(row[col])]
     return len(values) >= 2 and len(set(map(str, values))) == 1
+
+
+def _lines(
+    rows: Sequence[Sequence[CellValue]], start: int, money: Sequence[int]
+) -> list[Sequence[CellValue]]:
+    """The body rows that hold an amount in a money column: the operations, not the balance,
+    totals and day lines between them, which may put a date or a label in any column."""
+    return [
+        row
+        for row in rows[start : start + FIT_ROWS]
+        if any(c < len(row) and _is_amount(row[c]) for c in money)
+    ]
 
 
 def _is_date(cell: CellValue) -> bool:
@@ -368,7 +374,6 @@ def _is_amount(cell: CellValue) -> bool:
 
 def _best(
     rows: Sequence[Sequence[CellValue]],
-    start: int,
     candidates: list[Column],
     test: Callable[[CellValue], bool],
     preferred: frozenset[str],
@@ -376,7 +381,7 @@ def _best(
     """The candidate column the body fills best; the caption's preferred words break ties."""
     return max(
         candidates,
-        key=lambda c: (_fit(rows, start, c.index, test), bool(c.words & preferred), -c.index),
+        key=lambda c: (_fit(rows, c.index, test), bool(c.words & preferred), -c.index),
     ).index
 
 
@@ -417,16 +422,18 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             columns_of.setdefault(roles[index], []).append(by_index[index])
         chosen: dict[str, int] = {}
         extra: dict[str, int] = {}
+        money = [c.index for r in ("debit", "credit", "amount") for c in columns_of.get(r, [])]
+        lines = _lines(rows, body, money)
         for role, candidates in columns_of.items():
             if role == "date":
-                chosen[role] = _best(rows, body, candidates, _is_date, _DATE_PREFERRED)
+                chosen[role] = _best(lines, candidates, _is_date, _DATE_PREFERRED)
             elif role == "amount":
-                chosen[role] = _best(rows, body, candidates, _is_amount, frozenset({"счет"}))
+                chosen[role] = _best(lines, candidates, _is_amount, frozenset({"счет"}))
             elif role == "account" and len(candidates) > 1:
                 # The statement's own account printed on every line beside the counterparty's:
                 # the one whose value never changes, unless the captions say whose is whose.
                 theirs = [c for c in candidates if c.words & _NAME_WORDS] or [
-                    c for c in candidates if not _constant(rows, body, c.index)
+                    c for c in candidates if not _constant(lines, c.index)
                 ]
                 theirs = theirs or candidates
                 chosen[role] = theirs[0].index

@@ -53,12 +53,23 @@ def is_other_indicator(text: str) -> bool:
     return _NOT_THE_DOCUMENT.match(text) is not None
 
 
-def _totals_label(row: Sequence[CellValue], last_text_col: int) -> bool:
-    """Totals are told by their wording in whichever text column left of the money it stands."""
+def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
+    """The first text left of the money columns, in whichever column it stands (a totals or
+    quantity caption is in the code column of one layout and in the name column of another)."""
     for cell in row[:last_text_col]:
         if isinstance(cell, str) and cell.strip():
-            return is_totals_label(norm(cell))
-    return False
+            return norm(cell)
+    return None
+
+
+def _totals_label(row: Sequence[CellValue], last_text_col: int) -> bool:
+    text = _first_text(row, last_text_col)
+    return text is not None and is_totals_label(text)
+
+
+def _quantity_row(row: Sequence[CellValue], last_text_col: int) -> bool:
+    text = _first_text(row, last_text_col)
+    return text is not None and is_quantity_label(text)
 
 
 def _indent(cell: CellValue) -> int:
@@ -215,7 +226,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             totals_values = amounts_of.read(row, index, warnings)[0]
             last_index = index
             break
-        if isinstance(label_cell, str) and is_quantity_label(norm(label_cell)):
+        if _quantity_row(row, first_money):
             continue
         if indicator_col is not None and indicator_col < width:
             indicator = row[indicator_col]
