@@ -348,14 +348,15 @@ def _constant(rows: Sequence[Sequence[CellValue]], col: int) -> bool:
 
 
 def _lines(
-    rows: Sequence[Sequence[CellValue]], start: int, money: Sequence[int]
+    rows: Sequence[Sequence[CellValue]], start: int, money: Sequence[int], dates: Sequence[int]
 ) -> list[Sequence[CellValue]]:
-    """The body rows that hold an amount in a money column: the operations, not the balance,
-    totals and day lines between them, which may put a date or a label in any column."""
+    """The body rows with an amount in a money column and a date in a date column: the
+    operations, not the balance, totals and day lines between them."""
     return [
         row
         for row in rows[start : start + FIT_ROWS]
         if any(c < len(row) and _is_amount(row[c]) for c in money)
+        and any(c < len(row) and _is_date(row[c]) for c in dates)
     ]
 
 
@@ -423,7 +424,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         chosen: dict[str, int] = {}
         extra: dict[str, int] = {}
         money = [c.index for r in ("debit", "credit", "amount") for c in columns_of.get(r, [])]
-        lines = _lines(rows, body, money)
+        lines = _lines(rows, body, money, [c.index for c in columns_of["date"]])
         for role, candidates in columns_of.items():
             if role == "date":
                 chosen[role] = _best(lines, candidates, _is_date, _DATE_PREFERRED)

@@ -11,6 +11,7 @@ from typing import Any
 
 from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import (
+    ZERO,
     StatementLine,
     check_account,
     check_statement,
@@ -441,6 +442,10 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
                 else:
                     total_debit, _ = money(row, cols.get("debit"), index)
                     total_credit, _ = money(row, cols.get("credit"), index)
+                    # A totals line leaves the side without operations empty: its total is 0.
+                    if (total_debit is None) != (total_credit is None):
+                        total_debit = total_debit if total_debit is not None else ZERO
+                        total_credit = total_credit if total_credit is not None else ZERO
                 if "opening" not in labels and "closing" not in labels:
                     continue
             before = (head.opening, head.closing)
