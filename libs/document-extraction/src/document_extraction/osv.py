@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
@@ -291,24 +292,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         else:
             conf = row_confidence(penalty, ocr_of(ocr, index, ocr_cols))
         confidences.append(conf)
-        od, oc, td, tc, cd, cc = (format_cents(v) for v in values)
         out_rows.append(
-            {
-                "id": number,
-                "parent": parent,
-                "kind": kind,
-                "level": level,
-                "code": code_text,
-                "name": name,
-                "opening_debit": od,
-                "opening_credit": oc,
-                "turnover_debit": td,
-                "turnover_credit": tc,
-                "closing_debit": cd,
-                "closing_credit": cc,
-                "confidence": conf,
-                "locator": locate.row(index),
-            }
+            osv_row(number, parent, kind, level, code_text, name, values, conf, locate.row(index))
         )
     base = outline_tree.base
     if use_outline and base:
@@ -316,29 +301,107 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         for out in out_rows:
             out["level"] -= base
 
+    return osv_document(
+        grid,
+        titles,
+        OsvBody(
+            out_rows,
+            row_indices,
+            confidences,
+            children,
+            top_sums,
+            totals_values,
+            totals_index,
+            warnings,
+            balance_warnings,
+        ),
+        money_cols,
+        header.confidence,
+        (header.first_row, max(last_index, header.last_row)),
+    )
+
+
+def osv_row(
+    number: int,
+    parent: int | None,
+    kind: str,
+    level: int,
+    code: str | None,
+    name: str | None,
+    cents: Sequence[int | None],
+    confidence: float,
+    locator: dict[str, Any],
+) -> dict[str, Any]:
+    od, oc, td, tc, cd, cc = (format_cents(v) for v in cents)
+    return {
+        "id": number,
+        "parent": parent,
+        "kind": kind,
+        "level": level,
+        "code": code,
+        "name": name,
+        "opening_debit": od,
+        "opening_credit": oc,
+        "turnover_debit": td,
+        "turnover_credit": tc,
+        "closing_debit": cd,
+        "closing_credit": cc,
+        "confidence": confidence,
+        "locator": locator,
+    }
+
+
+@dataclass
+class OsvBody:
+    """What reading a trial balance's body gave, for ``osv_document`` to check and write."""
+
+    rows: list[dict[str, Any]]
+    row_indices: list[int]  # grid row of each written row
+    confidences: list[float]
+    children: dict[int, list[int]]  # sums in cents of each parent's children, by parent id
+    top_sums: list[int]  # sums in cents of the top-level rows
+    totals_values: list[int | None] | None
+    totals_index: int | None
+    warnings: list[dict[str, Any]]
+    balance_warnings: list[dict[str, Any]]
+
+
+def osv_document(
+    grid: Grid,
+    titles: Titles,
+    body: OsvBody,
+    money_cols: Sequence[int],
+    header_confidence: float,
+    span: tuple[int, int],
+) -> dict[str, Any]:
+    """The osvDocument of a read body: parents against children, Итого against the top level,
+    debit against credit, confidence, and the document's place on the sheet."""
+    locate = Locate(grid)
+    out_rows = body.rows
+    warnings = body.warnings
     variant, account = _variant(titles, out_rows)
-    if totals_values is None:
+    if body.totals_values is None:
         warnings.append(warning("NO_TOTALS", "Строка «Итого» не найдена", locate.where(), INFO))
-    warnings += balance_warnings
+    warnings += body.balance_warnings
     parents = (
         (
             out_rows[number - 1]["code"] or out_rows[number - 1]["name"] or "",
-            row_indices[number - 1],
+            body.row_indices[number - 1],
             _written_cents(out_rows[number - 1]),
-            children[number],
+            body.children[number],
         )
-        for number in sorted(children)
+        for number in sorted(body.children)
     )
     warnings += sum_warnings(
         parents,
-        top_sums,
-        totals_values,
-        totals_index,
+        body.top_sums,
+        body.totals_values,
+        body.totals_index,
         money_cols,
         locate,
         general=variant == "general",
     )
-    doc_conf = document_confidence(header.confidence, confidences)
+    doc_conf = document_confidence(header_confidence, body.confidences)
     if doc_conf < LOW_CONFIDENCE:
         warnings.append(
             warning(
@@ -352,9 +415,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             warning("NO_ROWS", "В ведомости не найдено ни одной строки", locate.where())
         )
     totals: dict[str, Any] | None = None
-    if totals_values is not None and totals_index is not None:
-        totals = {f: format_cents(v) for f, v in zip(MONEY_FIELDS, totals_values, strict=True)}
-        totals["locator"] = locate.row(totals_index)
+    if body.totals_values is not None and body.totals_index is not None:
+        totals = {f: format_cents(v) for f, v in zip(MONEY_FIELDS, body.totals_values, strict=True)}
+        totals["locator"] = locate.row(body.totals_index)
     first = _first_nonempty(grid)
     return {
         "type": "osv",
@@ -368,7 +431,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         "rows": out_rows,
         "totals": totals,
         "confidence": doc_conf,
-        "locator": locate.span(min(first, header.first_row), max(last_index, header.last_row)),
+        "locator": locate.span(min(first, span[0]), span[1]),
         "warnings": capped(warnings),
     }
 
