@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_chart
+from document_extraction.analysis import build_analysis, find_analysis_header
 from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
 from document_extraction.headers import find_osv_header, find_statement_header
@@ -89,6 +90,11 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             )
             chart = detect_chart(map(itemgetter("code", "name"), evidence))
             charts.add(chart)
+            continue
+        analysis_header = find_analysis_header(grid.rows)
+        if analysis_header is not None:
+            titles = read_titles(grid.rows, analysis_header.first_row)
+            documents.append(build_analysis(grid, analysis_header, titles))
             continue
         statement_header = find_statement_header(grid.rows)
         if statement_header is not None:

@@ -387,7 +387,7 @@ def osv_document(
         (
             out_rows[number - 1]["code"] or out_rows[number - 1]["name"] or "",
             body.row_indices[number - 1],
-            _written_cents(out_rows[number - 1]),
+            written_cents_of(out_rows[number - 1]),
             body.children[number],
         )
         for number in sorted(body.children)
@@ -443,7 +443,7 @@ def _first_nonempty(grid: Grid) -> int:
     return 0
 
 
-def _written_cents(row: dict[str, Any]) -> list[int]:
+def written_cents_of(row: dict[str, Any]) -> list[int]:
     """A row's amounts in cents, read back exactly from the text format_cents wrote."""
     return [
         int(text.replace(".", "")) if text is not None else 0 for text in map(row.get, MONEY_FIELDS)

@@ -142,6 +142,8 @@ def _organisation(lines: list[str], title: str | None) -> dict[str, str | None] 
             and not _UNITS_LINE.match(line)
             and not _UNIT_THOUSANDS.search(line)
         ]
+    # A line of numbers only is a level or flag column beside an empty title row.
+    candidates = [line for line in candidates if re.search(r"[A-Za-zА-Яа-яЁё]", line)]
     if not candidates:
         return None
     line = candidates[0]
