@@ -372,3 +372,24 @@ def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -
     assert len(document["transactions"]) == 2
     assert document["transactions"][0]["counterparty_tax_id"] == "201140019434"
     assert extraction.status == "done", document["warnings"]
+
+
+def test_statement_of_a_quiet_account_without_a_table() -> None:
+    rows = [
+        ["Выписка по счету"],
+        ["Номер счета", "№ KZ61914082203KZ017H9 (KZT)"],
+        ["Владелец счета", "ТОО Caspian est RND"],
+        ["Период", "с 11.04.2022 по 16.04.2022"],
+        [],
+        ["Остаток на начало периода", None, "2 684,67"],
+        ["Остаток на конец периода", None, "2 684,67"],
+    ]
+    extraction = extract([Grid("KZ61914082203KZ017H9", rows)])
+    document = extraction.documents[0]
+    header = document["header"]
+    assert (header["account"], header["currency"]) == ("KZ61914082203KZ017H9", "KZT")
+    assert (header["opening_balance"], header["closing_balance"]) == ("2684.67", "2684.67")
+    assert document["transactions"] == []
+    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [("NO_ROWS", "info")]
+    assert extraction.status == "done"
+    validate_result_file(wrap(extraction))

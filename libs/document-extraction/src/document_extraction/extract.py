@@ -16,7 +16,7 @@ from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
 from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.osv import build_osv
-from document_extraction.statement import build_statement
+from document_extraction.statement import build_statement, find_statement_without_table
 from document_extraction.text import is_empty
 from document_extraction.titles import read_titles
 
@@ -96,7 +96,9 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             titles = read_titles(grid.rows, analysis_header.first_row)
             documents.append(build_analysis(grid, analysis_header, titles))
             continue
-        statement_header = find_statement_header(grid.rows)
+        statement_header = find_statement_header(grid.rows) or find_statement_without_table(
+            grid.rows
+        )
         if statement_header is not None:
             documents.append(build_statement(grid, statement_header))
             continue

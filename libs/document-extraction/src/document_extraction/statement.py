@@ -25,9 +25,9 @@ from document_extraction.confidence import (
     row_confidence,
 )
 from document_extraction.dates import Period, parse_date_cell
-from document_extraction.findings import INFO, Locate, capped, warning
+from document_extraction.findings import INFO, WARNING, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
-from document_extraction.headers import MAX_COLUMNS, StatementHeader
+from document_extraction.headers import HEADER_SCAN_ROWS, MAX_COLUMNS, StatementHeader
 from document_extraction.identifiers import (
     currency_of_account,
     find_account,
@@ -305,8 +305,9 @@ def _read_head_line(
             head.account = find_account(text) or normalize_account(text.split(" ")[0])
             head.account_where = locate.row(index, found.column)
         if head.currency is None:
-            # "Счет BY09… Валюта BYN": the currency on the same line, in any cell after it.
-            head.currency = _currency(_after_account(line))
+            # "Счет BY09… Валюта BYN" or "№ KZ61… (KZT)": the currency after the account.
+            after = text.split(head.account[-4:], 1)[-1] if text and head.account else None
+            head.currency = _currency(_after_account(line)) or _currency(after)
         return
     if head.currency is None and (found := _labelled(row, _CURRENCY)) is not None:
         head.currency = _currency(_value_text(found))
@@ -347,6 +348,20 @@ def _balance(
     return amount.value
 
 
+def find_statement_without_table(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:
+    """A statement of an account without operations: its title, and its opening and closing
+    balances, but no table (one sheet per account, the quiet ones too)."""
+    head = rows[:HEADER_SCAN_ROWS]
+    lines = [norm(line_of(list(row[:MAX_COLUMNS]))) for row in head]
+    if not any(line.startswith("выписка") for line in lines):
+        return None
+    if not any(_OPENING.match(line) for line in lines) or not any(
+        _CLOSING.match(line) for line in lines
+    ):
+        return None
+    return StatementHeader(row=len(rows) - 1, columns={}, confidence=100.0, first_row=len(rows))
+
+
 def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     locate = Locate(grid)
     rows = grid.rows
@@ -370,7 +385,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     # One equivalent column for both sides: its amount goes to the side of the operation.
     shared_equivalent = debit_eq is not None and credit_eq is None and "equivalent" in cols
     equivalents: list[Decimal | None] = []
-    date_col = cols["date"]
+    date_col = cols.get("date", MAX_COLUMNS)
     signed = "debit" not in cols
     direction_col = header.direction_col if signed else None
     signed_values: list[Decimal | None] = []
@@ -601,9 +616,10 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     titled = any(
         "выписк" in norm(line_of(list(rows[i][:MAX_COLUMNS]))) for i in range(header.first_row)
     )
-    doc_conf = document_confidence(
-        header.confidence if titled else min(header.confidence, UNTITLED_CONFIDENCE), confidences
-    )
+    certainty = header.confidence if titled else min(header.confidence, UNTITLED_CONFIDENCE)
+    quiet = not transactions and head.opening is not None and head.opening == head.closing
+    # A quiet account's statement has nothing to read but its header and balances.
+    doc_conf = certainty if quiet else document_confidence(certainty, confidences)
     if doc_conf < LOW_CONFIDENCE:
         all_warnings.append(
             warning(
@@ -613,8 +629,14 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             )
         )
     if not transactions:
+        # No operations and an unchanged balance: a quiet account, not a reading failure.
         all_warnings.append(
-            warning("NO_ROWS", "В выписке не найдено ни одной операции", locate.where())
+            warning(
+                "NO_ROWS",
+                "В выписке не найдено ни одной операции",
+                locate.where(),
+                INFO if quiet else WARNING,
+            )
         )
     first = next((i for i, r in enumerate(rows) if any(not is_empty(c) for c in r)), 0)
     return {
