@@ -98,3 +98,28 @@ def test_running_balance_that_does_not_add_up_names_the_line() -> None:
     assert running is not None
     assert running.oldest_first
     assert running.broken == [2]
+
+
+def test_debit_and_credit_columns_named_from_the_banks_books_are_read_the_other_way() -> None:
+    rows = [
+        ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.03.2025 по 31.03.2025"],
+        ["Входящий остаток:", None, "1 000,00"],
+        ["Дата", "№ док", "Дебет", "Кредит", "Контрагент", "Назначение платежа"],
+        ["03.03.2025", "1", 500.0, None, "ООО «Альфа»", "Оплата от покупателя"],
+        ["04.03.2025", "2", None, 200.0, "ООО «Бета»", "Оплата поставщику"],
+        ["Итого", None, 500.0, 200.0],
+        ["Исходящий остаток:", None, "1 300,00"],
+    ]
+    extraction = extract([Grid("Выписка", rows)])
+    document = extraction.documents[0]
+    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+        (None, "500.00"), ("200.00", None),
+    ]  # fmt: skip
+    assert (document["header"]["total_debit"], document["header"]["total_credit"]) == (
+        "200.00",
+        "500.00",
+    )
+    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
+        ("SIGN_CONVENTION", "info")
+    ]
+    assert extraction.status == "done"

@@ -53,6 +53,8 @@ class Reading:
 
     name: str
     sides: list[tuple[Decimal | None, Decimal | None]]
+    # The totals line follows the columns: a reading that swaps the columns swaps it too.
+    swaps_totals: bool = False
 
 
 def signed_readings(
@@ -78,6 +80,15 @@ def signed_readings(
     return readings
 
 
+def column_readings(sides: Sequence[tuple[Decimal | None, Decimal | None]]) -> list[Reading]:
+    """The readings of a debit and a credit column: as captioned, then the other way round
+    (an export that names the sides from the bank's books rather than the client's)."""
+    return [
+        Reading("columns", list(sides)),
+        Reading("swapped", [(credit, debit) for debit, credit in sides], swaps_totals=True),
+    ]
+
+
 def _credit_positive(value: Decimal | None) -> tuple[Decimal | None, Decimal | None]:
     if value is None:
         return None, None
@@ -100,6 +111,8 @@ def identities_held(
     """How many of the statement's identities hold under a reading (0 to 3)."""
     debits = sum((d for d, _ in reading.sides if d is not None), ZERO)
     credits = sum((c for _, c in reading.sides if c is not None), ZERO)
+    if reading.swaps_totals:
+        total_debit, total_credit = total_credit, total_debit
     held = 0
     if opening is not None and closing is not None and opening + credits - debits == closing:
         held += 1

@@ -47,6 +47,7 @@ from document_extraction.numbers import (
 )
 from document_extraction.readings import (
     choose_reading,
+    column_readings,
     direction_of,
     read_running_balance,
     signed_readings,
@@ -78,6 +79,8 @@ _READING_REASONS = {
     "и итоги",
     "debit_positive": "Положительные суммы прочитаны как списания, отрицательные как поступления: "
     "только при этом сходятся остатки и итоги",
+    "swapped": "Колонки дебета и кредита прочитаны наоборот (списания из колонки «Кредит», "
+    "поступления из колонки «Дебет»): только при этом сходятся остатки и итоги",
 }
 _NUMERIC_CURRENCIES = {"933": "BYN", "840": "USD", "978": "EUR", "643": "RUB", "810": "RUB"}
 
@@ -555,25 +558,31 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         check_lines.append(StatementLine(index, date, debit, credit))
         last_index = index
 
-    if signed:
-        readings = signed_readings(signed_values, directions if direction_col is not None else None)
-        reading, overruled = choose_reading(
-            readings, head.opening, head.closing, total_debit, total_credit
-        )
-        for position, (debit, credit) in enumerate(reading.sides):
-            transactions[position]["debit"] = format_money(debit)
-            transactions[position]["credit"] = format_money(credit)
-            read = check_lines[position]
-            check_lines[position] = StatementLine(read.index, read.date, debit, credit)
-        if overruled:
-            warnings.append(
-                warning(
-                    "SIGN_CONVENTION",
-                    _READING_REASONS[reading.name],
-                    locate.where(),
-                    INFO,
-                )
+    readings = (
+        signed_readings(signed_values, directions if direction_col is not None else None)
+        if signed
+        else column_readings([(line.debit, line.credit) for line in check_lines])
+    )
+    reading, overruled = choose_reading(
+        readings, head.opening, head.closing, total_debit, total_credit
+    )
+    for position, (debit, credit) in enumerate(reading.sides):
+        transaction = transactions[position]
+        transaction["debit"] = format_money(debit)
+        transaction["credit"] = format_money(credit)
+        if reading.swaps_totals and has_equivalents and not shared_equivalent:
+            transaction["debit_equivalent"], transaction["credit_equivalent"] = (
+                transaction["credit_equivalent"],
+                transaction["debit_equivalent"],
             )
+        read = check_lines[position]
+        check_lines[position] = StatementLine(read.index, read.date, debit, credit)
+    if reading.swaps_totals:
+        total_debit, total_credit = total_credit, total_debit
+    if overruled:
+        warnings.append(
+            warning("SIGN_CONVENTION", _READING_REASONS[reading.name], locate.where(), INFO)
+        )
     if "balance" in cols:
         _balances_from_running_balance(head, rows, cols["balance"], check_lines, locate, warnings)
     if head.currency is None and "currency" in cols:
