@@ -126,3 +126,21 @@ def test_indentation_nests_contracts_under_their_counterparty() -> None:
         (0, None), (1, 1), (2, 2), (2, 2),
     ]  # fmt: skip
     assert extraction.status == "done", document["warnings"]
+
+
+def test_signed_balances_with_credit_balances_printed_positive() -> None:
+    rows = [
+        ["Счет", "Наименование", "Сальдо на начало", "Оборот Дт", "Оборот Кт", "Сальдо на конец"],
+        ["01", "Основные средства", -100.0, 50.0, None, -150.0],
+        ["60", "Расчеты с поставщиками", 100.0, 20.0, 70.0, 150.0],
+        ["Итого", None, 0.0, 70.0, 70.0, 0.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert [(r["opening_debit"], r["opening_credit"]) for r in document["rows"]] == [
+        ("100.00", None), (None, "100.00"),
+    ]  # fmt: skip
+    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
+        ("SIGN_CONVENTION", "info")
+    ]
+    assert extraction.status == "done"

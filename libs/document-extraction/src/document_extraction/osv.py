@@ -36,6 +36,8 @@ _TOTALS = re.compile(r"^(?:итого|всего|итог)(?![а-яa-z])")
 _NOT_THE_DOCUMENT = re.compile(
     r"^(?:кол(?:ичество|-во|\.)?|колво|ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])"
 )
+# Body rows looked at to tell how signed balances are printed.
+_SIGN_ROWS = 200
 # Distinct text amounts remembered per sheet; beyond this they are read afresh.
 _TEXT_CACHE_SIZE = 4096
 
@@ -104,8 +106,10 @@ class _Amounts:
         self.money_cols = tuple(money_cols)
         self.locate = locate
         self.text_cents: dict[str, Cents] = {}
-        # Balances printed as one signed column (debit positive): both sides read that column.
+        # Balances printed as one signed column: both sides read that column, positive on the
+        # debit side unless the rows' arithmetic says credit balances are the positive ones.
         self.signed = [i for i in (0, 4) if money_cols[i] == money_cols[i + 1]]
+        self.credit_positive = False
 
     def cents(self, cell: CellValue) -> Cents:
         if not isinstance(cell, str):
@@ -155,10 +159,27 @@ class _Amounts:
             values.append(cents.value)
         for i in self.signed:
             value = values[i]
+            if value is not None and self.credit_positive:
+                value = -value
             values[i], values[i + 1] = (
                 (value, None) if value is None or value >= 0 else (None, -value)
             )
         return values, worst, empty
+
+    def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
+        """Whether signed balances print credit balances as positive: true when more rows
+        balance that way (closing = opening + Dt − Ct) than the usual way."""
+        if self.signed != [0, 4]:
+            return False
+        usual = flipped = 0
+        for row in rows[start : start + _SIGN_ROWS]:
+            opening, debit, credit, closing = (
+                read_cents(c).value or 0 for c in _cells(row, self.money_cols[1:5])
+            )
+            usual += closing == opening + debit - credit
+            flipped += -closing == -opening + debit - credit
+        self.credit_positive = flipped > usual
+        return self.credit_positive
 
 
 class _OutlineTree:
@@ -199,6 +220,16 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     codes = _CodeTree()
     amounts_of = _Amounts(money_cols, locate)
     warnings: list[dict[str, Any]] = []
+    if amounts_of.choose_sign(rows, header.last_row + 1):
+        warnings.append(
+            warning(
+                "SIGN_CONVENTION",
+                "Сальдо со знаком прочитано как кредитовое при плюсе: только так сходятся "
+                "строки (сальдо на конец = сальдо на начало + Дт − Кт)",
+                locate.where(),
+                INFO,
+            )
+        )
     balance_warnings: list[dict[str, Any]] = []
     totals_index: int | None = None
     totals_values: list[int | None] | None = None
