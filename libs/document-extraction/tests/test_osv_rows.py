@@ -144,3 +144,19 @@ def test_signed_balances_with_credit_balances_printed_positive() -> None:
         ("SIGN_CONVENTION", "info")
     ]
     assert extraction.status == "done"
+
+
+def test_a_subtotal_inside_the_table_is_neither_a_row_nor_the_totals() -> None:
+    rows = [
+        ["Счет", "Наименование", *HEADER[2:]],
+        SIDES,
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+        ["Итого по разделу I", None, 100.0, None, None, None, 100.0, None],
+        ["80", "Уставный капитал", None, 100.0, None, None, None, 100.0],
+        ["Итого", None, 100.0, 100.0, None, None, 100.0, 100.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert [r["code"] for r in document["rows"]] == ["01", "80"]
+    assert document["totals"]["locator"]["row"] == 6
+    assert extraction.status == "done", document["warnings"]

@@ -231,6 +231,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             )
         )
     balance_warnings: list[dict[str, Any]] = []
+    totals_warnings: list[dict[str, Any]] = []
     totals_index: int | None = None
     totals_values: list[int | None] | None = None
     last_index = header.last_row
@@ -254,10 +255,13 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
         if _totals_label(row, first_money):
+            # The last totals line is the document's; one with rows after it was a subtotal
+            # ("Итого по разделу"), which is neither a row nor the totals.
             totals_index = index
-            totals_values = amounts_of.read(row, index, warnings)[0]
+            totals_warnings = []
+            totals_values = amounts_of.read(row, index, totals_warnings)[0]
             last_index = index
-            break
+            continue
         if _quantity_row(row, first_money):
             continue
         if indicator_col is not None and indicator_col < width:
@@ -304,6 +308,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 # A caption under the header ("Контрагенты", "Договоры"), not a row.
                 continue
         last_index = index
+        totals_index = totals_values = None
+        totals_warnings = []
         number += 1
         if use_outline:
             parent, level = outline_tree.place(number, index)
@@ -326,6 +332,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
         out_rows.append(
             osv_row(number, parent, kind, level, code_text, name, values, conf, locate.row(index))
         )
+    warnings += totals_warnings
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
