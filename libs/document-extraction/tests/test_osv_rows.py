@@ -160,3 +160,31 @@ def test_a_subtotal_inside_the_table_is_neither_a_row_nor_the_totals() -> None:
     assert [r["code"] for r in document["rows"]] == ["01", "80"]
     assert document["totals"]["locator"]["row"] == 6
     assert extraction.status == "done", document["warnings"]
+
+
+def test_a_level_column_gives_the_hierarchy_where_the_reader_sees_no_outline() -> None:
+    rows = [
+        [None, "Счет", *HEADER[2:]],
+        [None, *SIDES[1:]],
+        [0, "10", None, 300.0, None, None, None, 300.0],
+        [1, "Сырье", None, 300.0, None, None, None, 300.0],
+        [2, "Кольцо уплотнительное", None, 100.0, None, None, None, 100.0],
+        [2, "Колодка тормозная", None, 200.0, None, None, None, 200.0],
+        [0, "Итого", None, 300.0, None, None, None, 300.0],
+    ]
+    document = extract([Grid("Лист_1", rows)]).documents[0]
+    assert [(r["level"], r["parent"]) for r in document["rows"]] == [
+        (0, None), (1, 1), (2, 2), (2, 2),
+    ]  # fmt: skip
+
+
+def test_a_row_number_column_is_no_level_column() -> None:
+    rows = [
+        ["№", "Счет", "Наименование", *HEADER[2:]],
+        [None, *SIDES],
+        [1, "01", "Основные средства", 100.0, None, None, None, 100.0, None],
+        [2, "02", "Амортизация", None, 100.0, None, None, None, 100.0],
+        ["Итого", None, None, 100.0, 100.0, None, None, 100.0, 100.0],
+    ]
+    document = extract([Grid("ОСВ", rows)]).documents[0]
+    assert [(r["level"], r["parent"]) for r in document["rows"]] == [(0, None), (0, None)]

@@ -182,6 +182,36 @@ class _Amounts:
         return self.credit_positive
 
 
+# A level column holds small whole numbers only.
+_MAX_LEVEL = 9
+
+
+def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -> dict[int, int]:
+    """Outline levels printed as a column of numbers left of the table (1C's «Уровень», or a
+    column a tool added), for readers that see no outline: {row index: level}, or empty."""
+    for col in range(before):
+        levels: dict[int, int] = {}
+        for index in range(start, len(rows)):
+            row = rows[index]
+            cell = row[col] if col < len(row) else None
+            if is_empty(cell):
+                continue
+            if not (
+                isinstance(cell, int | float)
+                and not isinstance(cell, bool)
+                and float(cell).is_integer()
+                and 0 <= cell <= _MAX_LEVEL
+            ):
+                levels = {}
+                break
+            levels[index] = int(cell)
+        distinct = len(set(levels.values()))
+        # Levels repeat; a row-number column (1, 2, 3 …) never does.
+        if 1 < distinct < len(levels) and len(levels) * 2 > len(rows) - start:
+            return levels
+    return {}
+
+
 class _OutlineTree:
     """Parents from outline levels: the parent is the last row above with a lower level."""
 
@@ -215,8 +245,11 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     # Only the label column's formats matter; looked up by row.
     label_formats = {r: f for (r, c), f in formats.items() if c == label_col} if formats else {}
     body_start = header.last_row + 1
-    use_outline = any(index >= body_start for index in grid.outline_levels)
-    outline_tree = _OutlineTree(grid.outline_levels)
+    outline = grid.outline_levels
+    if not any(index >= body_start for index in outline):
+        outline = level_column(rows, body_start, min(label_col, first_money))
+    use_outline = any(index >= body_start for index in outline)
+    outline_tree = _OutlineTree(outline)
     codes = _CodeTree()
     amounts_of = _Amounts(money_cols, locate)
     warnings: list[dict[str, Any]] = []
