@@ -415,33 +415,7 @@ def test_xls_hints_of_a_book_that_cannot_be_followed_are_empty(data: bytes) -> N
     assert read_xls_meta(data, ["ОСВ"]) == {}
 
 
-def test_the_c_look_at_cells_is_built_and_agrees_with_python() -> None:
-    import datetime
-
-    from tabular_parser import _cells, workbook
-
-    assert workbook._any_of_types is _cells.any_of_types
-    kinds = (datetime.time, datetime.timedelta)
-
-    class Moment(datetime.time):
-        pass
-
-    cases: list[list[Any]] = [
-        [],
-        [[]],
-        [[None, 1.0, "x"], ("a", 2)],
-        [[None], [datetime.time(1, 2)]],
-        [("x", datetime.timedelta(days=1))],
-        [[Moment(1, 2)]],  # a subclass is not the type
-    ]
-    for rows in cases:
-        assert _cells.any_of_types(rows, kinds) is workbook.any_of_types_in_python(rows, kinds)
-    with pytest.raises(TypeError):
-        _cells.any_of_types([1], kinds)
-
-
-@pytest.mark.parametrize("in_c", [True, False])
-def test_times_and_durations_become_text(in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_times_and_durations_become_text() -> None:
     import datetime
 
     import xlsxwriter
@@ -449,8 +423,6 @@ def test_times_and_durations_become_text(in_c: bool, monkeypatch: pytest.MonkeyP
     from tabular_parser import workbook
     from tabular_parser.sniff import sniff
 
-    if not in_c:
-        monkeypatch.setattr(workbook, "_any_of_types", workbook.any_of_types_in_python)
     buffer = io.BytesIO()
     with xlsxwriter.Workbook(buffer) as book:
         sheet = book.add_worksheet("Время")

@@ -108,15 +108,9 @@ def _cell(value: object) -> CellValue:
 _ODD: Final = (datetime.time, datetime.timedelta)
 
 
-def any_of_types_in_python(rows: list[Any], types: tuple[type, ...], /) -> bool:
-    """What ``_cells.any_of_types`` does, for a build without a C compiler."""
+def _any_of_types(rows: list[Any], types: tuple[type, ...], /) -> bool:
+    """Whether a cell is exactly of one of ``types`` (calamine makes no subclasses)."""
     return not frozenset(types).isdisjoint(map(type, chain.from_iterable(rows)))
-
-
-try:
-    from tabular_parser._cells import any_of_types as _any_of_types
-except ImportError:
-    _any_of_types = any_of_types_in_python
 
 
 def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellValue]]:
@@ -126,8 +120,8 @@ def _rows(sheet: CalamineSheet, nrows: int, ncols: int) -> list[Sequence[CellVal
         for index, row in enumerate(rows):
             if len(row) > ncols:
                 rows[index] = row[:ncols]
-    # One pass over all cells in C; rows are looked at one by one only when a time or a
-    # duration is somewhere in the sheet.
+    # One pass over all cells; rows are looked at one by one only when a time or a duration
+    # is somewhere in the sheet.
     if _any_of_types(rows, _ODD):
         for index, row in enumerate(rows):
             if _any_of_types([row], _ODD):
@@ -201,15 +195,8 @@ def _read_sheets(
         failures: list[str] = []
         for name in names:
             sheet_meta = scanner.extent(name) if scanner is not None else meta.get(name)
-            if sheet_meta is not None and sheet_meta.cells > limits.max_cells:
-                read.warn(
-                    "SHEET_TOO_LARGE",
-                    f"Лист «{name}» занимает {sheet_meta.max_row} строк × "
-                    f"{sheet_meta.max_column} столбцов (больше {limits.max_cells} ячеек) "
-                    "и не прочитан",
-                    name,
-                    "warning",
-                )
+            if sheet_meta is not None and not sheet_meta.fits(limits):
+                read.warn("SHEET_TOO_LARGE", _too_large(sheet_meta, limits), name, "warning")
                 failures.append(name)
                 continue
             rows = _read_sheet(workbook, name, limits, read)
@@ -233,6 +220,18 @@ def _read_sheets(
         reasons = "; ".join(w["message"] for w in read.warnings if w["code"] != "SHEETS_SKIPPED")
         raise RecognitionError(ErrorCode.UNREADABLE, f"Ни один лист не прочитан: {reasons}")
     return read
+
+
+def _too_large(meta: SheetMeta, limits: WorkbookLimits) -> str:
+    if meta.unbounded is not None:
+        # Refused as too large: the reader might allocate any size for it.
+        return (
+            f"Лист «{meta.name}» не прочитан: его размер не определить до чтения ({meta.unbounded})"
+        )
+    return (
+        f"Лист «{meta.name}» занимает {meta.max_row} строк × {meta.max_column} столбцов "
+        f"(больше {limits.max_cells} ячеек) и не прочитан"
+    )
 
 
 def _read_sheet(

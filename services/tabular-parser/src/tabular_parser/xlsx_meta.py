@@ -1,31 +1,39 @@
 """What calamine does not tell about an XLSX sheet: row outline levels (the account
 hierarchy of 1C exports) and the display formats of cells whose format turns a number into a
-code (``8`` shown as ``08`` by ``00``, ``94`` as ``94.Н``). Also the rows and columns a sheet
-spans, so that a sheet the reader would allocate gigabytes for is skipped before it is loaded.
+code (``8`` shown as ``08`` by ``00``, ``94`` as ``94.Н``). Also how far a sheet reaches, so
+that a sheet the reader would allocate gigabytes for is skipped before it is loaded.
 
 Sheet XML is scanned as a byte stream with regular expressions, one chunk at a time: the
-elements needed are flat and attribute-only, and a scan in C keeps up with calamine's own
-read where a Python-level XML parser would double it. Shared strings are never read (1C
-writes ``xl/SharedStrings.xml`` with a capital S; nothing here depends on it).
+elements needed are flat and attribute-only, and expressions over whole chunks keep up with
+calamine's own read where a Python-level XML parser would double it. Shared strings are never
+read (1C writes ``xl/SharedStrings.xml`` with a capital S; nothing here depends on it).
 
 Each sheet is scanned twice: for its extent, which must be known before calamine loads the
 sheet, then for levels and formats, which are needed only once it has. ``SheetScanner`` runs
 both in a thread, so that they overlap calamine opening the book and loading the sheet
 (calamine does that without the GIL); ``read_meta`` runs them in turn.
 
-The C scanner (``_sheetxml.c``) does both in one pass, about ten times faster than the
-expressions, so that the extent is known about when calamine has opened the book; the
-expressions remain the reference and the fallback of a build without a C compiler.
+The extent bounds the rectangle calamine allocates, from A1 to the furthest cell it places.
+calamine (quick-xml underneath) matches elements by their local name whatever the prefix,
+reads references in either case, takes a tag's last ``r``, places a cell without one after
+the previous cell of its row and a row without one after the previous row, and ignores
+``<dimension>``. When every cell tag begins ``<c r="``, as every writer seen writes them, the
+furthest ``r`` value of the part bounds it, found at the speed of the expressions. Otherwise
+the scan follows calamine's reading tag by tag, which holds only for XML that both split into
+the same tags: a comment, CDATA, a processing instruction, a tag left open before the next
+``<``, or cell content other than values, formulas and text leaves the extent unknown, and the
+sheet is refused as too large (``SheetMeta.unbounded``).
 """
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import threading
 import zipfile
 import zlib
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -36,32 +44,24 @@ from recognition_contract import ErrorCode
 from recognition_worker import RecognitionError
 from tabular_parser.limits import WorkbookLimits
 
-try:
-    from tabular_parser._sheetxml import scan as _c_scan
-except ImportError:  # built without a C compiler: the expressions below do it all
-    _c_scan = None  # type: ignore[assignment]
-scan_in_c: Callable[..., tuple[int, int, int, int]] | None = _c_scan
-
 CHUNK_BYTES: Final = 1 << 20
 # workbook.xml, its rels and styles.xml of real books are kilobytes.
 MAX_PART_BYTES: Final = 16 * 1024**2
 
-# Extent, whatever the attribute order: only rows have r="<digits>", only cells r="<letters>"
-# (no other attribute of sheet XML ends in r and holds such values). No \b in front: a
-# pattern that starts with a literal is searched at memory speed, one with \b is not.
+# Whether every row says its number (for placing levels): as writers put it, and written
+# any other way (either quote, spaces around "=").
 _ROW_NUMBER: Final = re.compile(rb'r="([0-9]+)"')
+_ROW_NUMBER_ANY: Final = re.compile(rb"(?<![^ \t\r\n])r[ \t\r\n]*=[ \t\r\n]*[\"']([0-9]+)[\"']")
 _ROW_TAG: Final = re.compile(rb"<row\b")
-_COLUMN_3: Final = re.compile(rb'r="([A-Z]{3})[0-9]')
-_COLUMN_2: Final = re.compile(rb'r="([A-Z]{2})[0-9]')
-_COLUMN_1: Final = re.compile(rb'r="([A-Z])[0-9]')
-_COLUMN_2_OR_3: Final = re.compile(rb'r="[A-Z]{2,3}[0-9]')
 # Levels and formats. Every writer seen puts r first ("<row r=", "<c r=" then s=); those
 # patterns start with a literal and run at memory speed. A sheet written otherwise is read
 # with the order-free patterns, about three times slower.
-_FIRST_NOT_R: Final = re.compile(rb"<(?:row|c)\s+(?!r=)")
+_FIRST_NOT_R: Final = re.compile(rb'<(?:row|c)\s+(?!r=")')
 _LEVELS_R_FIRST: Final = re.compile(rb'<row r="([0-9]+)"[^>]*?\soutlineLevel="([0-9]+)"')
-_LEVEL_ANY_ORDER: Final = re.compile(rb'<row\b[^>]*?\soutlineLevel="([0-9]+)"[^>]*>')
-_CELL_REF: Final = re.compile(rb'\sr="([A-Z]{1,3})([0-9]+)"')
+_LEVEL_ANY_ORDER: Final = re.compile(
+    rb"<row\b[^>]*?\soutlineLevel[ \t\r\n]*=[ \t\r\n]*[\"']([0-9]+)[\"'][^>]*>"
+)
+_CELL_REF: Final = re.compile(rb"\sr[ \t\r\n]*=[ \t\r\n]*[\"']([A-Za-z]{1,3})([0-9]+)[\"']")
 _CELL_R_THEN_S: Final = re.compile(rb'<c r="([A-Z]{1,3})([0-9]+)"')
 
 # A format renders an integer as a code when, stripped of literal text, it is digit
@@ -84,21 +84,25 @@ class SheetMeta:
     name: str
     part: str
     max_row: int = 0
-    """Last row (1-based) the sheet XML names."""
+    """Rows (from row 1) calamine would allocate at most."""
     max_column: int = 0
-    """Last column (1-based) the sheet XML names; any column up to Z counts as 26."""
+    """Columns (from A) calamine would allocate at most; any column up to Z counts as 26."""
     outline_levels: dict[int, int] = field(default_factory=dict)
     """0-based row index -> outline level, rows with a level above 0 only."""
     number_formats: dict[tuple[int, int], str] = field(default_factory=dict)
     """0-based (row, column) -> display format, code formats only."""
     numbered: bool = True
-    """Every row of the sheet XML says its number (r=""), so levels and formats can be placed."""
-    hinted: bool = False
-    """Levels and formats were gathered with the extent (the C scanner's single pass)."""
+    """Every row of the sheet XML says its number (r=""), so levels and formats can be placed
+    (known once ``scan_hints`` has run)."""
+    unbounded: str | None = None
+    """Why the extent is unknown (the sheet is then taken for too large), or None."""
 
     @property
     def cells(self) -> int:
         return self.max_row * self.max_column
+
+    def fits(self, limits: WorkbookLimits) -> bool:
+        return self.unbounded is None and self.cells <= limits.max_cells
 
 
 def column_number(letters: bytes | str) -> int:
@@ -228,46 +232,8 @@ def _cell_patterns(styles: dict[int, str]) -> tuple[re.Pattern[bytes], re.Patter
     alternatives = b"|".join(str(index).encode() for index in sorted(styles))
     return (
         re.compile(rb' s="(' + alternatives + rb')"'),
-        re.compile(rb'<c\b[^>]*?\ss="(' + alternatives + rb')"[^>]*>'),
+        re.compile(rb"<c\b[^>]*?\ss[ \t\r\n]*=[ \t\r\n]*[\"'](" + alternatives + rb")[\"'][^>]*>"),
     )
-
-
-class _Extent:
-    """Rows and columns a sheet spans, and whether every row says its number."""
-
-    def __init__(self, meta: SheetMeta) -> None:
-        self.meta = meta
-        self.rows_tagged = 0
-        self.rows_numbered = 0
-        self.widest = b""
-
-    def feed(self, body: bytes) -> None:
-        meta = self.meta
-        self.rows_tagged += len(_ROW_TAG.findall(body))
-        numbers = _ROW_NUMBER.findall(body)
-        self.rows_numbered += len(numbers)
-        if numbers:
-            meta.max_row = max(meta.max_row, max(map(int, numbers)))
-        if len(self.widest) < 3 and _COLUMN_2_OR_3.search(body) is None:
-            return  # single letters only, as in most books: one pass, not two
-        # Letters of one length compare like the columns they name; longer is further right.
-        for letters, pattern in ((3, _COLUMN_3), (2, _COLUMN_2)):
-            if len(self.widest) > letters:
-                break
-            found = pattern.findall(body)
-            if found:
-                best = max(found)
-                if len(best) > len(self.widest) or best > self.widest:
-                    self.widest = best
-                break
-
-    @property
-    def numbered(self) -> bool:
-        return self.rows_numbered >= self.rows_tagged
-
-    @property
-    def lower_bound_cells(self) -> int:
-        return self.meta.max_row * (column_number(self.widest) if self.widest else 1)
 
 
 class _Hints:
@@ -306,14 +272,14 @@ class _Hints:
 
     def _hints_any_order(self, body: bytes) -> None:
         for match in _LEVEL_ANY_ORDER.finditer(body):
-            number = _ROW_NUMBER.search(match.group(0))
+            number = _ROW_NUMBER_ANY.search(match.group(0))
             if match.group(1) != b"0" and number is not None:
                 self.meta.outline_levels[int(number.group(1)) - 1] = int(match.group(1))
         if self.cells is not None:
             for match in self.cells[1].finditer(body):
                 ref = _CELL_REF.search(match.group(0))
                 if ref is not None:
-                    row, column = int(ref.group(2)) - 1, column_number(ref.group(1)) - 1
+                    row, column = int(ref.group(2)) - 1, column_number(ref[1].upper()) - 1
                     self.meta.number_formats[(row, column)] = self.styles[int(match.group(1))]
 
 
@@ -338,67 +304,287 @@ class _Stopped(Exception):
     """The reader no longer wants the scan."""
 
 
+class _Unbounded(Exception):
+    """The scan cannot bound what calamine would allocate for the sheet; the text says why."""
+
+
+# The value of any attribute named r, however quoted and spaced: a cell's reference is among
+# these wherever it stands in its tag (calamine takes the last r of a tag), and a value that is
+# not letters then digits makes calamine refuse the sheet rather than place a cell.
+_R_VALUE = rb"r[ \t\r\n]*=[ \t\r\n]*[\"']"
+_REFERENCE: Final = re.compile(_R_VALUE + rb"([A-Za-z]+)0*([0-9]+)[\"']")
+# Cell tags calamine reads, plain ones first: unprefixed, and a superset of the prefixed.
+_PLAIN_CELL: Final = b'<c r="'
+_PLAIN_PREFIXED_CELL: Final = b':c r="'
+_PLAIN_REFERENCE: Final = re.compile(rb'c r="([A-Za-z]+)0*([0-9]+)"')
+_CELL_TAG: Final = re.compile(rb"<c[ \t\r\n/>]")
+_PREFIXED_CELL_TAG: Final = re.compile(rb":c[ \t\r\n/>]")
+_PREFIXED_CELL_END: Final = re.compile(rb"</[^\s:<>]+:c[ \t\r\n]*>")
+
+# calamine's reading, tag by tag. quick-xml ends a tag at the first ">" outside quotes (either
+# quote opens anywhere in it), matches elements by the local name after the first colon and
+# takes space, tab, CR and LF for whitespace.
+_PREFIX = rb"(?:[^\s:<>]+:)?"
+_ATTRIBUTES = rb"(?:[ \t\r\n](?:[^>\"'/]++|/(?!>)|\"[^\"]*+\"|'[^']*+')*+)?"
+_NAMES = rb"(row|c|sheetData|v|f|t|is)"
+_TOKEN: Final = re.compile(
+    # A whole cell of values and formulas with text only, as nearly every cell is: one token.
+    rb"<(?!/)" + _PREFIX + rb"c(" + _ATTRIBUTES + rb")(?<!/)>"
+    rb"(?:[^<]++|<((?!/)" + _PREFIX + rb"[vf])" + _ATTRIBUTES + rb"(?<!/)>[^<]*+</\2[ \t\r\n]*>"
+    rb"|<(?!/)" + _PREFIX + rb"f" + _ATTRIBUTES + rb"/>)*+"
+    rb"</" + _PREFIX + rb"c[ \t\r\n]*>"
+    # Any other start (or empty) tag of these elements, then any end tag.
+    rb"|<(?!/)(" + _PREFIX + _NAMES + rb")(" + _ATTRIBUTES + rb")(/?)>"
+    rb"|</(" + _PREFIX + _NAMES + rb")[ \t\r\n]*>"
+)
+_R_ATTRIBUTE: Final = re.compile(
+    rb"\"[^\"]*\"|'[^']*'|(?<![^ \t\r\n])r[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')"
+)
+_ROW_REFERENCE: Final = re.compile(rb"[A-Za-z]*([0-9]+)")
+_CELL_REFERENCE: Final = re.compile(rb"([A-Za-z]+)([0-9]+)")
+_DECLARATION: Final = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*<\?xml(?:[^?]|\?(?!>))*\?>")
+# Only what decides where tags end: with it, a tag that does not close before the next "<"
+# (a "<" in a value, an unclosed quote) is found at the cost of one pass over few bytes.
+_NOT_MARKUP: Final = bytes(set(range(256)) - set(b"<>\"'"))
+_UNCLOSED_TAG: Final = re.compile(rb"<(?:\"[>']*+\"|'[>\"]*+')*+(?!>)")
+
+
+def _plain_cells(body: bytes) -> bool:
+    """Every tag of the chunk that calamine takes for a cell begins ``<c r="`` (or, prefixed,
+    ``<x:c r="``), so every cell is where one of the chunk's r values says."""
+    plain = body.count(_PLAIN_CELL)
+    if body.count(b"<c") != plain and len(_CELL_TAG.findall(body)) != plain:
+        return False
+    if b":c" not in body:
+        return True
+    starts = len(_PREFIXED_CELL_TAG.findall(body)) - len(_PREFIXED_CELL_END.findall(body))
+    return starts == body.count(_PLAIN_PREFIXED_CELL)
+
+
+def _scan_references(
+    package: _Package, meta: SheetMeta, limits: WorkbookLimits, stop: threading.Event | None
+) -> bool:
+    """The extent of a sheet whose cells all carry a reference, as every writer seen writes
+    them: the furthest row and column any r value names. False, with ``meta`` untouched, when
+    a cell may not."""
+    row, letters = 0, b""
+    for body in _bodies(package, meta.part, stop):
+        if not _plain_cells(body):
+            return False
+        row, letters = _furthest(body, row, letters)
+        if row * column_number(letters) > limits.max_cells:
+            break  # too large already; the caller skips the sheet
+    meta.max_row, meta.max_column = row, column_number(letters)
+    return True
+
+
+def _furthest(body: bytes, row: int, letters: bytes) -> tuple[int, bytes]:
+    """The furthest row and the (upper-case) letters of the furthest column named by an r
+    value of the chunk or by those found before."""
+    # Writers put cells in order: the last one is usually the furthest, and one search for a
+    # value beyond it costs less than collecting them all.
+    last = _PLAIN_REFERENCE.match(body, max(body.rfind(b'c r="'), 0))
+    if last is not None:
+        row, letters = max(row, int(last.group(2))), _wider(letters, last.group(1).upper())
+    if _beyond(row, letters).search(body) is None:
+        return row, letters
+    for found_letters, found_row in _REFERENCE.findall(body):
+        row, letters = max(row, int(found_row)), _wider(letters, found_letters.upper())
+    return row, letters
+
+
+def _wider(letters: bytes, other: bytes) -> bytes:
+    # Column letters of one length compare like the columns they name; longer is further right.
+    return max(letters, other, key=lambda name: (len(name), name))
+
+
+@functools.lru_cache(maxsize=64)
+def _beyond(row: int, letters: bytes) -> re.Pattern[bytes]:
+    """r values naming a row after ``row`` or a column right of ``letters``."""
+    return re.compile(
+        _R_VALUE
+        + rb"(?:(?i:"
+        + _above(letters, b"[A-Z]", b"Z")
+        + rb")[0-9]+|[A-Za-z]+0*(?:"
+        + _above(str(row).encode(), b"[0-9]", b"9")
+        + rb"))[\"']"
+    )
+
+
+def _above(value: bytes, digit: bytes, top: bytes) -> bytes:
+    """An expression for numerals (digits or column letters, no leading zero or nothing
+    before A) greater than ``value``: longer ones, or a larger digit after a common start."""
+    first = b"[1-9]" if digit == b"[0-9]" else digit
+    alternatives = [first + digit + b"{%d,}" % len(value) if value else first + digit + b"*"]
+    for at, char in enumerate(value):
+        if char != top[0]:
+            larger = bytes([char + 1])
+            start = value[:at] + (b"[" + larger + b"-" + top + b"]")
+            alternatives.append(start + digit + b"{%d}" % (len(value) - at - 1))
+    return b"|".join(alternatives)
+
+
+class _Reading:
+    """Where calamine puts each cell, followed tag by tag as it reads them: a cell with a
+    reference there, one without it after the previous cell of its row, a row without a number
+    after the previous row. Anything calamine might read differently raises ``_Unbounded``."""
+
+    def __init__(self, meta: SheetMeta) -> None:
+        self.meta = meta
+        self.started = False  # inside sheetData, where calamine reads cells
+        self.finished = False
+        self.row = 0  # calamine's 0-based row and column for a cell without a reference
+        self.column = 0
+        self.in_cell = False
+        self.closing: bytes | None = None
+        """Full name of the value, formula or text element calamine reads up to its end."""
+        self.inline: bytes | None = None
+        """Full name of the inline string calamine reads up to its end."""
+        self.first = True
+
+    def feed(self, body: bytes) -> None:
+        if self.first:
+            self.first = False
+            if declaration := _DECLARATION.match(body):
+                body = body[declaration.end() :]
+        if b"<!" in body or b"<?" in body:
+            raise _Unbounded("комментарий, CDATA или инструкция обработки в XML листа")
+        if _UNCLOSED_TAG.search(body.translate(None, _NOT_MARKUP)) is not None:
+            raise _Unbounded("тег XML листа не закрыт до следующего «<»")
+        for token in _TOKEN.finditer(body):
+            if self.finished:
+                return
+            whole, _, start, start_name, attributes, empty, end, end_name = token.groups()
+            if whole is not None:
+                self._whole_cell(whole)
+            elif start is not None:
+                self._start(start, start_name, attributes, empty == b"/")
+            else:
+                self._end(end, end_name)
+
+    def _whole_cell(self, attributes: bytes) -> None:
+        if not self.started:
+            return
+        if self.closing is not None or self.inline is not None or self.in_cell:
+            raise _Unbounded("вложенный элемент в ячейке")
+        self._cell(attributes)
+        self.column += 1
+
+    def _start(self, name: bytes, local: bytes, attributes: bytes, empty: bool) -> None:
+        if not self.started:
+            self.started = local == b"sheetData"
+            self.finished = self.started and empty
+            return
+        if self.closing is not None:
+            raise _Unbounded("элемент внутри значения ячейки")
+        if self.inline is not None:
+            if local != b"t":
+                raise _Unbounded("элемент внутри строки ячейки")
+            self.closing = None if empty else name
+        elif self.in_cell:
+            if local in (b"v", b"f"):
+                self.closing = None if empty else name
+            elif local == b"is":
+                self.inline = None if empty else name
+            else:
+                raise _Unbounded("вложенный элемент в ячейке")
+        elif local == b"row":
+            if (number := _r_value(attributes)) is not None:
+                self.row = _row_number(number) - 1
+            if empty:
+                self.row += 1
+                self.column = 0
+        elif local == b"c":
+            self._cell(attributes)
+            if empty:
+                self.column += 1
+            else:
+                self.in_cell = True
+
+    def _end(self, name: bytes, local: bytes) -> None:
+        if not self.started:
+            return
+        if self.closing is not None:
+            if name != self.closing:
+                raise _Unbounded("элемент внутри значения ячейки")
+            self.closing = None
+        elif self.inline is not None:
+            if name != self.inline:
+                raise _Unbounded("элемент внутри строки ячейки")
+            self.inline = None
+        elif self.in_cell:
+            # Inside a cell calamine looks for the cell's end only.
+            if local == b"c":
+                self.in_cell = False
+                self.column += 1
+        elif local == b"row":
+            self.row += 1
+            self.column = 0
+        elif local == b"sheetData":
+            self.finished = True
+
+    def _cell(self, attributes: bytes) -> None:
+        reference = _r_value(attributes)
+        if reference is None:
+            row, column = self.row, self.column
+        else:
+            parts = _CELL_REFERENCE.fullmatch(reference)
+            if parts is None or int(parts.group(2)) == 0:
+                raise _Unbounded(f"адрес ячейки {_shown(reference)}, который читатель не примет")
+            row, column = int(parts.group(2)) - 1, column_number(parts.group(1).upper()) - 1
+            self.column = column
+        meta = self.meta
+        meta.max_row = max(meta.max_row, row + 1)
+        meta.max_column = max(meta.max_column, column + 1)
+
+
+def _r_value(attributes: bytes) -> bytes | None:
+    """The value of the tag's last attribute r (the one calamine keeps), or None."""
+    if b"r" not in attributes:
+        return None
+    value = None
+    for match in _R_ATTRIBUTE.finditer(attributes):
+        if match.lastindex is not None:
+            value = match.group(match.lastindex)
+    return value
+
+
+def _row_number(value: bytes) -> int:
+    number = _ROW_REFERENCE.fullmatch(value)
+    if number is None or int(number.group(1)) == 0:
+        raise _Unbounded(f"номер строки {_shown(value)}, который читатель не примет")
+    return int(number.group(1))
+
+
+def _shown(value: bytes) -> str:
+    return repr(value[:20].decode("ascii", "replace"))
+
+
+def _scan_as_read(
+    package: _Package, meta: SheetMeta, limits: WorkbookLimits, stop: threading.Event | None
+) -> None:
+    reading = _Reading(meta)
+    for body in _bodies(package, meta.part, stop):
+        reading.feed(body)
+        if reading.finished or meta.cells > limits.max_cells:
+            break  # calamine reads no further, or too large already
+
+
 def scan_extent(
     package: _Package,
     name: str,
     part: str,
     limits: WorkbookLimits,
     stop: threading.Event | None = None,
-    styles: dict[int, str] | None = None,
 ) -> SheetMeta:
-    """The sheet's extent; levels and formats (of ``styles``) are left to ``scan_hints``, or
-    gathered at once by the C scanner (``meta.hinted``). ``meta.cells`` above
-    ``limits.max_cells`` means the sheet is too large (the scan stops as soon as it knows)."""
+    """The sheet's extent; levels and formats are left to ``scan_hints``. A sheet that does not
+    ``fit`` the limits is too large (the scan stops as soon as it knows)."""
     meta = SheetMeta(name=name, part=part)
-    if scan_in_c is not None:
-        return _scan_in_c(scan_in_c, package, meta, limits, stop, styles)
-    extent = _Extent(meta)
-    for body in _bodies(package, part, stop):
-        extent.feed(body)
-        if extent.lower_bound_cells > limits.max_cells:
-            meta.max_column = column_number(extent.widest) if extent.widest else 1
-            return meta  # too large already; the caller skips the sheet
-    meta.numbered = extent.numbered
-    if not extent.numbered:
-        # Rows without r="" are numbered by position, which these scans do not follow.
-        meta.max_row = max(meta.max_row, extent.rows_tagged)
-    if extent.widest:
-        meta.max_column = column_number(extent.widest)
-    elif meta.max_row * 26 > limits.max_cells:
-        # Only a sheet this long is worth a second pass for the exact width.
-        meta.max_column = _single_letter_width(package, part, stop)
-    else:
-        meta.max_column = 26
-    return meta
-
-
-def _scan_in_c(
-    scan: Callable[..., tuple[int, int, int, int]],
-    package: _Package,
-    meta: SheetMeta,
-    limits: WorkbookLimits,
-    stop: threading.Event | None,
-    styles: dict[int, str] | None,
-) -> SheetMeta:
-    levels: dict[int, int] | None = meta.outline_levels if styles is not None else None
-    formats = meta.number_formats
-    rows_tagged = rows_numbered = 0
-    for body in _bodies(package, meta.part, stop):
-        tagged, numbered, max_row, max_column = scan(body, styles or None, levels, formats)
-        rows_tagged += tagged
-        rows_numbered += numbered
-        meta.max_row = max(meta.max_row, max_row)
-        meta.max_column = max(meta.max_column, max_column)
-        if meta.cells > limits.max_cells:
-            return meta  # too large already; the caller skips the sheet
-    meta.numbered = rows_numbered >= rows_tagged
-    if not meta.numbered:
-        # Rows without r="" are numbered by position: levels and formats cannot be placed.
-        meta.max_row = max(meta.max_row, rows_tagged)
-        meta.outline_levels.clear()
-        meta.number_formats.clear()
-    meta.max_column = max(meta.max_column, 1)
-    meta.hinted = styles is not None
+    try:
+        if not _scan_references(package, meta, limits, stop):
+            _scan_as_read(package, meta, limits, stop)
+    except _Unbounded as exc:
+        meta.unbounded = str(exc)
     return meta
 
 
@@ -408,28 +594,28 @@ def scan_hints(
     """Outline levels and code formats into ``meta``, for a sheet ``scan_extent`` found within
     the limits. Without trustworthy row numbers the levels could land on the wrong rows: such
     a sheet gets none."""
-    if not meta.numbered or meta.hinted:
-        return
     hints = _Hints(meta, styles)
+    rows_tagged = rows_numbered = 0
     for body in _bodies(package, meta.part, stop):
+        tagged, numbered = len(_ROW_TAG.findall(body)), len(_ROW_NUMBER.findall(body))
+        if numbered < tagged:
+            numbered = len(_ROW_NUMBER_ANY.findall(body))
+        rows_tagged += tagged
+        rows_numbered += numbered
         hints.feed(body)
+    meta.numbered = rows_numbered >= rows_tagged
+    if not meta.numbered:
+        meta.outline_levels.clear()
+        meta.number_formats.clear()
 
 
 def scan_sheet(
     package: _Package, name: str, part: str, styles: dict[int, str], limits: WorkbookLimits
 ) -> SheetMeta:
-    meta = scan_extent(package, name, part, limits, styles=styles)
-    if meta.cells <= limits.max_cells:
+    meta = scan_extent(package, name, part, limits)
+    if meta.fits(limits):
         scan_hints(package, meta, styles)
     return meta
-
-
-def _single_letter_width(package: _Package, part: str, stop: threading.Event | None) -> int:
-    widest = b""
-    for body in _bodies(package, part, stop):
-        if found := _COLUMN_1.findall(body):
-            widest = max(widest, max(found))
-    return column_number(widest) if widest else 1
 
 
 @contextmanager
@@ -461,8 +647,7 @@ def read_meta(
 class SheetScanner:
     """``read_meta`` in a thread, sheet by sheet: first a sheet's extent, which the reader
     waits for before it lets calamine load the sheet, then its levels and formats, scanned
-    while calamine loads it (calamine parses without holding the GIL). With the C scanner
-    both come from one pass, so the levels and formats are ready with the extent.
+    while calamine loads it (calamine parses without holding the GIL).
 
     The scan starts before the reader knows which sheets it reads (calamine is still opening
     the book): until ``want`` names them it takes the visible worksheets of workbook.xml in
@@ -556,9 +741,9 @@ class SheetScanner:
         if self._stop.is_set():
             raise _Stopped
         extent, hints = self._pair(part.name)
-        meta = scan_extent(self._package, part.name, part.member, self._limits, self._stop, styles)
+        meta = scan_extent(self._package, part.name, part.member, self._limits, self._stop)
         extent.set_result(meta)
-        if meta.cells <= self._limits.max_cells:
+        if meta.fits(self._limits):
             scan_hints(self._package, meta, styles, self._stop)
         hints.set_result(meta)
 
