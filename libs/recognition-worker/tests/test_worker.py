@@ -402,16 +402,18 @@ async def test_stop_after_the_grace_period_answers_running_jobs_with_an_error(
 
 
 def forkserver_children() -> list[int]:
-    """Live children of the forkserver, i.e. recognitions still running (it reaps the dead)."""
-    import multiprocessing.forkserver
-
+    """Live children of the sandbox's fork server, i.e. recognitions still running (it reaps
+    the dead)."""
     import psutil
 
-    pid = multiprocessing.forkserver._forkserver._forkserver_pid
-    assert pid is not None
+    (server,) = [
+        process
+        for process in psutil.Process().children()
+        if "recognition_worker.sandbox" in " ".join(process.cmdline())
+    ]
     deadline = time.monotonic() + 2
     while True:
-        children = [c.pid for c in psutil.Process(pid).children()]
+        children = [c.pid for c in server.children()]
         if not children or time.monotonic() > deadline:
             return children
         time.sleep(0.05)

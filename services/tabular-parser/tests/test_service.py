@@ -4,7 +4,6 @@ storage, recognition in the sandboxed child with the real extraction library."""
 from __future__ import annotations
 
 import asyncio
-import multiprocessing.forkserver
 import threading
 import time
 from typing import Any
@@ -212,13 +211,16 @@ async def test_recognitions_run_at_most_worker_concurrency_at_once(
 ) -> None:
     worker = await parser(nats_server.url, worker_concurrency=2)
     book = books.xlsx([books.general_osv(accounts=20, subaccounts=100)], constant_memory=True)
-    server_pid = multiprocessing.forkserver._forkserver._forkserver_pid
-    assert server_pid is not None
+    # The sandbox's fork server, a child of this process; its children are the recognitions.
+    (server,) = [
+        process
+        for process in psutil.Process().children()
+        if "recognition_worker.sandbox" in " ".join(process.cmdline())
+    ]
     counts: list[int] = []
     done = threading.Event()
 
     def sample() -> None:
-        server = psutil.Process(server_pid)
         while not done.is_set():
             counts.append(len(server.children()))
             time.sleep(0.005)
