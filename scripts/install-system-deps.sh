@@ -4,9 +4,8 @@ set -euo pipefail
 
 packages=()
 # Tesseract with Russian and English data for the scan gateway; Chromium drives the UI tests;
-# DejaVu gives the rendered test scans and PDFs Cyrillic glyphs; gcc compiles the C kernels
-# of document-extraction and tabular-parser (without it they fall back to Python, slower).
-needed=(gcc tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng chromium fonts-dejavu-core)
+# DejaVu gives the rendered test scans and PDFs Cyrillic glyphs.
+needed=(tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng chromium fonts-dejavu-core)
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || packages+=("$pkg")
 done
