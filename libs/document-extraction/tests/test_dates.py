@@ -43,3 +43,9 @@ def test_date_cells_and_text_dates() -> None:
     assert parse_date_cell("01.03.2025") == (D(2025, 3, 1), 1)
     assert parse_date_cell("31.02.2025") == (None, 0)
     assert parse_date_cell("Итого") == (None, 0)
+
+
+def test_dates_with_dashes_and_month_names() -> None:
+    assert parse_date_cell("03-03-2025")[0] == datetime.date(2025, 3, 3)
+    assert parse_date_cell("3 марта 2025 г.")[0] == datetime.date(2025, 3, 3)
+    assert parse_date_cell("03.03-2025")[0] is None  # one separator throughout

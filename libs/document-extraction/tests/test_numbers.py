@@ -42,7 +42,7 @@ def test_amounts_are_read_as_printed(cell: object, value: Decimal | None, penalt
     assert amount.penalty == penalty
 
 
-@pytest.mark.parametrize("cell", ["12 34", "abc", "1,2,3", "1 234,56 руб", True])
+@pytest.mark.parametrize("cell", ["12 34", "abc", "1,2,3", "1 234,56 руб 7", True])
 def test_unreadable_text_is_a_problem_not_a_guess(cell: object) -> None:
     amount = parse_amount(cell)  # type: ignore[arg-type]
     assert amount.value is None
@@ -77,3 +77,12 @@ def test_amount_inside_a_line_of_text() -> None:
     assert find_amount_in_text("Входящий остаток: 15 300,00 BYN").value == Decimal("15300.00")
     assert find_amount_in_text("-183 092,36").value == Decimal("-183092.36")
     assert find_amount_in_text("нет суммы").value is None
+
+
+def test_trailing_minus_and_currency_marks() -> None:
+    assert parse_amount("100,00-").value == Decimal("-100.00")
+    assert parse_amount("1 000,00 BYN").value == Decimal("1000.00")
+    assert parse_amount("$ 25.00").value == Decimal("25.00")
+    assert parse_amount("150 руб.").value == Decimal("150")
+    assert parse_amount("1 000,00 BYN").penalty > parse_amount("1 000,00").penalty
+    assert parse_amount("руб.").problem is not None

@@ -73,12 +73,22 @@ def _make_date(day: int, month: int, year: int) -> datetime.date | None:
         return None
 
 
+# A date cell written as text: 03.03.2025, 03/03/25, 03-03-2025 (one separator throughout).
+_DATE_TEXT = re.compile(r"(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)")
+_WORDED_DATE = re.compile(rf"(\d{{1,2}})\s+{_MONTH_WORD}\s+(\d{{4}})", re.IGNORECASE)
+
+
 def parse_date_text(text: str) -> datetime.date | None:
     stripped = text.strip()
-    match = _NUMERIC_DATE.match(stripped)
+    match = _DATE_TEXT.match(stripped)
     if match is not None:
-        day, month, year = match.groups()
+        day, _, month, year = match.groups()
         return _make_date(int(day), int(month), _year(year))
+    match = _WORDED_DATE.match(stripped)
+    if match is not None:
+        month_number = _month(match.group(2))
+        if month_number is not None:
+            return _make_date(int(match.group(1)), month_number, int(match.group(3)))
     match = _ISO_DATE.match(stripped)
     if match is not None:
         year, month, day = match.groups()

@@ -55,6 +55,16 @@ def parse_amount(cell: CellValue) -> Amount:
     return Amount(None, problem=f"дата {cell} вместо суммы")
 
 
+# A currency printed with the amount: "1 000,00 BYN", "$ 25.00", "150 руб.".
+_CURRENCY_MARK = re.compile(
+    r"^(?:[$€₽]|(?:byn|rub|rur|usd|eur|kzt|kgs)\b)\s*|"
+    r"\s*(?:[$€₽]|\b(?:byn|rub|rur|usd|eur|kzt|kgs)|(?:бел\.?\s*)?руб\.?|р\.|тг\.?|сом)$",
+    re.IGNORECASE,
+)
+# Confidence lost when a currency mark had to be taken off the amount.
+CURRENCY_MARK_PENALTY = 1
+
+
 def parse_amount_text(text: str) -> Amount:
     raw = text.strip()
     if not raw or raw in _MINUS:
@@ -62,6 +72,14 @@ def parse_amount_text(text: str) -> Amount:
     penalty = TEXT_AMOUNT_PENALTY
     negative = False
     body = raw
+    unmarked = _CURRENCY_MARK.sub("", body).strip()
+    if unmarked != body and unmarked:
+        body = unmarked
+        penalty += CURRENCY_MARK_PENALTY
+    if body[-1:] in _MINUS and len(body) > 1 and body[-2:-1].isdigit():
+        # A trailing minus ("100,00-"), as some ledgers print negatives.
+        negative = True
+        body = body[:-1].strip()
     if body.startswith("(") and body.endswith(")"):
         negative = True
         penalty += PARENTHESES_PENALTY
