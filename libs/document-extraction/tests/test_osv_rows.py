@@ -188,3 +188,20 @@ def test_a_row_number_column_is_no_level_column() -> None:
     ]
     document = extract([Grid("ОСВ", rows)]).documents[0]
     assert [(r["level"], r["parent"]) for r in document["rows"]] == [(0, None), (0, None)]
+
+
+def test_title_fields_wherever_on_the_line_they_stand() -> None:
+    from document_extraction.titles import read_titles
+
+    titles = read_titles(
+        [
+            ["ОАО «Гамма»", None, None, "Валюта: RUB"],
+            [None, "Оборотно-сальдовая ведомость за 2024 г.", None, "Организация:", "ЧУП «Бета»"],
+            ["Период: с 01.01.2024 по 31.12.2024", None, "Единица измерения: тыс. руб."],
+        ],
+        3,
+    )
+    assert titles.organisation == {"name": "ЧУП «Бета»", "tax_id": None}
+    assert titles.currency == "RUB"
+    assert titles.unit == "thousands"
+    assert titles.period is not None and titles.period.text == "за 2024 г."

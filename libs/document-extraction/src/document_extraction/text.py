@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
 
@@ -45,14 +46,18 @@ def is_empty(cell: CellValue) -> bool:
     return cell is None or (isinstance(cell, str) and not cell.strip())
 
 
-def line_of(row: list[CellValue]) -> str:
-    """The cells of a title row joined as one line of text. Numbers before the first text cell
-    are left out: they are an outline-level or row-number column beside the title
-    ("0 | ООО «Альфа»" is the organisation ООО «Альфа»)."""
+def title_cells(row: Sequence[CellValue]) -> Sequence[CellValue]:
+    """The cells of a title row from its first text on: numbers before it are an outline-level
+    or row-number column beside the title ("0 | ООО «Альфа»" is the organisation ООО «Альфа»)."""
     first_text = next((i for i, c in enumerate(row) if isinstance(c, str) and c.strip()), 0)
     if all(is_empty(c) or isinstance(c, int | float) for c in row[:first_text]):
-        row = row[first_text:]
-    parts = [text for text in (as_text(cell) for cell in row) if text]
+        return row[first_text:]
+    return row
+
+
+def line_of(row: Sequence[CellValue]) -> str:
+    """The cells of a title row joined as one line of text (see ``title_cells``)."""
+    parts = [text for text in (as_text(cell) for cell in title_cells(row)) if text]
     return " ".join(parts)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from document_extraction.dates import Period, parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.text import clean, line_of
+from document_extraction.text import as_text, clean, line_of, title_cells
 
 _OSV_TITLE = re.compile(
     r"оборотно-сальдов|обороты сч[её]та|анализ сч[её]та|анализ субконто|ведомость",
@@ -84,12 +84,40 @@ def period_in(line: str) -> Period | None:
     return parse_period(text.strip())
 
 
+# Labels that start a field of a title line, wherever on the line they stand: at the start
+# of a cell, or inside one when a colon follows ("… за 2024 г. Организация: ЧУП «Бета»"), but
+# not in a filter's wording ("Отбор: Организация Равно …").
+_FIELD_LABELS = (
+    r"(?:организация|предприятие|наименование организации|период|валюта|"
+    r"единиц\w* измерения|дата формирования|параметры|отбор|выводимые данные|детализация)"
+)
+_CELL_LABEL = re.compile(rf"^{_FIELD_LABELS}(?:\s*:|$)", re.IGNORECASE)
+_INNER_LABEL = re.compile(rf"(?<=\s){_FIELD_LABELS}\s*:", re.IGNORECASE)
+
+
+def title_segments(row: Sequence[CellValue]) -> list[str]:
+    """A title row as its fields: "Организация: ООО «Альфа» | Период: 1 квартал 2025 г." is
+    two, each label with the value after it (in its own cell or the next ones)."""
+    segments: list[list[str]] = []
+    for cell in title_cells(row):
+        text = as_text(cell)
+        if not text:
+            continue
+        cuts = [0, *(m.start() for m in _INNER_LABEL.finditer(text))]
+        for position, (a, b) in enumerate(zip(cuts, [*cuts[1:], len(text)], strict=True)):
+            piece = text[a:b].strip(" ;,")
+            if not piece:
+                continue
+            if not segments or position > 0 or _CELL_LABEL.match(piece):
+                segments.append([piece])
+            else:
+                segments[-1].append(piece)
+    lines = [line_of(list(parts)) for parts in segments]
+    return [line for line in lines if line]
+
+
 def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
-    lines: list[str] = []
-    for row in rows[:end]:
-        line = line_of(list(row))
-        if line:
-            lines.append(line)
+    lines: list[str] = [segment for row in rows[:end] for segment in title_segments(row)]
     title: str | None = None
     title_cell: str | None = None
     for row in rows[:end]:
