@@ -22,7 +22,7 @@ import time
 from collections import defaultdict
 
 from recognition_contract import FileType
-from recognition_corpus import Expected, generate
+from recognition_corpus import Expected, expected_of, generate
 from recognition_corpus.compare_pages import field_accuracy, page_differences
 from recognition_worker import RecognitionError
 from scan_gateway import testing
@@ -79,11 +79,11 @@ def main(argv: list[str] | None = None) -> None:
                     rendered.data,
                     rendered.name,
                 )
-                actual = Expected(
+                actual = expected_of(
                     recognition.status,
                     recognition.group_schema,
-                    list(recognition.documents),
-                    list(recognition.warnings),
+                    recognition.documents,
+                    recognition.warnings,
                 )
             except RecognitionError as exc:
                 actual = Expected("error", "unknown", [], [], error=exc.code.value)

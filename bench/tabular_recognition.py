@@ -62,6 +62,7 @@ def _measure(kind: str, path: str) -> dict[str, Any]:
 
     from recognition_contract import FileType, ServiceInfo
     from recognition_worker import recognize_to_result
+    from recognition_worker.results import count_rows
     from tabular_parser.limits import WorkbookLimits
     from tabular_parser.recognize import recognize
     from tabular_parser.sniff import sniff
@@ -87,10 +88,10 @@ def _measure(kind: str, path: str) -> dict[str, Any]:
         extra["rows"] = sum(len(grid.rows) for grid in grids)
     elif kind in ("recognise", "recognise+gc"):
         recognition = recognize(WorkbookLimits(), FileType.XLSX, data, "osv.xlsx")
-        extra["rows"] = sum(len(d["rows"]) for d in recognition.documents)
+        extra["rows"] = count_rows(recognition.documents)
         extra["status"] = recognition.status
         extra["warnings"] = len(recognition.warnings) + sum(
-            len(d["warnings"]) for d in recognition.documents
+            len(d.warnings) for d in recognition.documents
         )
     else:
         result = recognize_to_result(

@@ -17,6 +17,7 @@ from recognition_contract import (
     ResultEnvelope,
     ResultFile,
     Status,
+    TrialBalance,
     contracts_dir,
     dump_envelope,
     dump_request,
@@ -166,10 +167,10 @@ def test_minor_versions_with_unknown_top_level_fields_are_accepted() -> None:
     assert request.attempt == 1
 
 
-def test_result_file_keeps_documents_as_dicts() -> None:
+def test_result_file_documents_are_typed() -> None:
     result = parse_result_file(parse_example_name("result-1.0-done-osv-general.json").read_bytes())
     assert result.group_schema == "BY-50-2011"
     [document] = result.documents
-    assert document["type"] == "osv"
-    codes = [row["code"] for row in document["rows"]]
+    assert isinstance(document, TrialBalance)
+    codes = [row.code for row in document.rows]
     assert {"01", "10", "60", "60.1", "90"} <= set(codes)

@@ -26,6 +26,7 @@ from recognition_contract import (
     decode_json,
     dump_envelope,
     dump_request,
+    envelope_from_payload,
     legacy_warning,
     parse_envelope,
     parse_example_name,
@@ -33,6 +34,8 @@ from recognition_contract import (
     parse_result_file,
     result_key,
     warning_text,
+    warning_to_wire,
+    warnings_to_wire,
 )
 
 JOB = uuid.UUID("8c9d0e1f-2a3b-4c5d-8e6f-7a8b9c0d1e2f")
@@ -185,7 +188,7 @@ def test_legacy_warnings_are_wrapped() -> None:
     assert warning == Warning(
         code="LEGACY_WARNING", severity=Severity.INFO, message="sheet=ОСВ 60 строки без родителя"
     )
-    assert warning.as_json() == {
+    assert warning_to_wire(warning, 2) == {
         "code": "LEGACY_WARNING",
         "severity": "info",
         "message": "sheet=ОСВ 60 строки без родителя",
@@ -203,7 +206,7 @@ def test_v2_warnings_are_kept_as_they_came() -> None:
     assert warning.code == "JSON_FAILED"
     assert warning.severity is Severity.ERROR
     assert warning.locator == Locator(page=2)
-    assert [w.as_json() for w in envelope.warnings] == example.load()["metrics"]["warnings"]
+    assert warnings_to_wire(envelope.warnings, 2) == example.load()["metrics"]["warnings"]
     assert envelope.raw_s3_key is not None
     assert envelope.service.statements_version == "2025.04"
 
@@ -231,10 +234,10 @@ def test_structured_warning_as_text() -> None:
 
 
 def test_warning_objects_are_closed() -> None:
-    with pytest.raises(ValueError, match="details"):
-        Warning.model_validate(
-            {"code": "X", "severity": "info", "message": "m", "details": {"page": 2}}
-        )
+    payload = parse_example_name("result-message-2.0-needs_check.json").load()
+    payload["metrics"]["warnings"][0]["details"] = {"page": 2}
+    with pytest.raises(ContractError, match="details"):
+        envelope_from_payload(payload)
 
 
 def _done(**changes: object) -> ResultEnvelope:

@@ -22,7 +22,7 @@ async def main():
     task = functools.partial(scripted, FileType.XLSX, b"ok", "from-stdin")
     result = await sandbox.run(task, timeout=30)
     sandbox.close()
-    print("sheet", result.documents[0]["locator"]["sheet"])
+    print("sheet", result.documents[0].locator.sheet)
 
 asyncio.run(main())
 """

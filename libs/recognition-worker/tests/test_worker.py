@@ -4,6 +4,7 @@ envelopes, schema mismatches, repeats, deadlines, limits, outages and shutdown."
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 from uuid import UUID
@@ -14,12 +15,12 @@ import structlog
 from arm_ka_devstack.nats_server import NatsServer
 from recognition_contract import (
     ErrorCode,
+    Locator,
     ack_msg_id,
     parse_result_file,
     raw_prefix,
     result_key,
     result_msg_id,
-    validate_result_file,
 )
 from recognition_worker.fixtures import submit
 from recognition_worker.testing import (
@@ -114,10 +115,10 @@ async def test_result_file_is_written_before_its_envelope_and_matches_the_schema
     assert seen_at_publish == {key: True}
     result = parse_result_file(await worker.storage.get(key))
     assert str(result.version) == "2.0"
-    assert result.data["job_id"] == request["job_id"]
-    assert result.data["file_id"] == request["file_id"]
+    assert str(result.job_id) == request["job_id"]
+    assert str(result.file_id) == request["file_id"]
     assert result.group_schema == "BY-50-2011"
-    assert result.documents[0]["locator"]["sheet"] == "ОСВ.xlsx"
+    assert result.documents[0].locator.sheet == "ОСВ.xlsx"
 
 
 async def test_contract_1_0_mode_writes_1_0_with_text_warnings(
@@ -134,12 +135,13 @@ async def test_contract_1_0_mode_writes_1_0_with_text_warnings(
     assert outcome.payload["metrics"]["warnings"] == [file_note]
     assert outcome.envelope.result_s3 is not None
     data = await worker.storage.get(outcome.envelope.result_s3.key)
-    result = parse_result_file(data, majors=(1,))
-    assert result.data["warnings"] == [file_note]
-    assert result.documents[0]["warnings"] == [
+    payload = json.loads(data)
+    parse_result_file(data, majors=(1,))
+    assert payload["warnings"] == [file_note]
+    assert payload["documents"][0]["warnings"] == [
         "sheet=ОСВ row=5 BALANCE_MISMATCH: сальдо не сходится"
     ]
-    assert "statements_version" not in result.data["service"]
+    assert "statements_version" not in payload["service"]
 
 
 async def test_contract_2_0_mode_keeps_structured_warnings(
@@ -153,8 +155,8 @@ async def test_contract_2_0_mode_keeps_structured_warnings(
     assert outcome.envelope.result_s3 is not None
     data = await worker.storage.get(outcome.envelope.result_s3.key)
     result = parse_result_file(data, majors=(2,))
-    assert result.documents[0]["warnings"][0]["code"] == "BALANCE_MISMATCH"
-    validate_result_file(result.data, majors=(2,))
+    assert result.documents[0].warnings[0].code == "BALANCE_MISMATCH"
+    assert result.documents[0].warnings[0].locator == Locator(sheet="ОСВ", row=5)
 
 
 @pytest.mark.parametrize(

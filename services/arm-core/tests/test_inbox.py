@@ -18,7 +18,7 @@ from arm_core.testing import (
     run_core,
     wait_until,
 )
-from recognition_contract import ErrorInfo, S3Ref, Warning, result_key
+from recognition_contract import ErrorInfo, S3Ref, Severity, Warning, result_key
 
 
 @pytest.fixture
@@ -203,7 +203,7 @@ async def test_предупреждения_1x_оборачиваются(core, 
         "needs_check",
         result_s3=_result_ref(file_id, job_id),
         result_schema_version="1.0",
-        warnings=(Warning(code="LEGACY_WARNING", severity="info",
+        warnings=(Warning(code="LEGACY_WARNING", severity=Severity.INFO,
                           message="sheet=ОСВ 60 строки без родителя"),),
     )  # fmt: skip
     job = await wait_until(lambda: _status(core, job_id, "needs_check"))

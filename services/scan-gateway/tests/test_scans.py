@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from recognition_contract import FileType
-from recognition_corpus import Expected, generate
+from recognition_contract import FileType, Severity, Statement, TrialBalance
+from recognition_corpus import expected_of, generate
 from recognition_corpus.compare_pages import field_accuracy
 from scan_gateway import testing
 from scan_gateway.limits import ScanLimits
@@ -27,11 +27,11 @@ def _accuracy(rendered: testing.Rendered) -> float:
     recognition = recognize(
         ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name
     )
-    actual = Expected(
+    actual = expected_of(
         recognition.status,
         recognition.group_schema,
-        list(recognition.documents),
-        list(recognition.warnings),
+        recognition.documents,
+        recognition.warnings,
     )
     good, total = field_accuracy(rendered.expected, actual)
     return good / total
@@ -58,10 +58,10 @@ def test_image_only_pdf_pages_are_rendered_and_read() -> None:
     recognition = recognize(ScanLimits(), EngineConfig(), FileType.PDF, rendered.data, "s.pdf")
     assert recognition.metrics["ocr_pages"] == recognition.metrics["pages"] == rendered.pages
     (document,) = recognition.documents
-    assert document["type"] == "statement"
+    assert isinstance(document, Statement)
     good, total = field_accuracy(
         rendered.expected,
-        Expected(recognition.status, recognition.group_schema, list(recognition.documents), []),
+        expected_of(recognition.status, recognition.group_schema, recognition.documents, []),
     )
     assert good / total >= 0.9
 
@@ -75,8 +75,10 @@ def test_low_confidence_ocr_rows_are_flagged_with_page_and_box() -> None:
     )
     assert recognition.status == "needs_check"
     (document,) = recognition.documents
-    flagged = [w for w in document["warnings"] if w["code"] == "LOW_CONFIDENCE_ROW"]
-    assert len(flagged) == len(document["rows"])
+    assert isinstance(document, TrialBalance)
+    flagged = [w for w in document.warnings if w.code == "LOW_CONFIDENCE_ROW"]
+    assert len(flagged) == len(document.rows)
     for warning in flagged:
-        locator = warning["locator"]
-        assert locator["page"] == 1 and {"x0", "y0", "x1", "y1"} <= set(locator["bbox"])
+        assert warning.severity is Severity.WARNING
+        assert warning.locator is not None
+        assert warning.locator.page == 1 and warning.locator.bbox is not None

@@ -14,6 +14,7 @@ import pytest
 
 from arm_ka_devstack.nats_server import NatsServer
 from recognition_contract import (
+    TrialBalance,
     ack_msg_id,
     parse_result_file,
     raw_prefix,
@@ -66,9 +67,9 @@ async def test_text_pdf_is_acked_recognised_and_result_and_raw_words_precede_the
     assert outcome.envelope.metrics["ocr_pages"] == 0
     result = parse_result_file(await worker.storage.get(key), majors=(2,))
     assert result.group_schema == OSV.expected.group_schema
-    assert [r["code"] for r in result.documents[0]["rows"]] == [
-        r["code"] for r in OSV.expected.documents[0]["rows"]
-    ]
+    document = result.documents[0]
+    assert isinstance(document, TrialBalance)
+    assert [r.code for r in document.rows] == [r["code"] for r in OSV.expected.documents[0]["rows"]]
     raw = json.loads(await worker.storage.get(raw_key))
     (page,) = raw["pages"]
     assert (page["page"], page["source"], page["unit"]) == (1, "text", "pt")
@@ -97,8 +98,8 @@ async def test_scanned_jpg_goes_through_ocr_with_word_confidences_in_the_raw_out
     assert all(0 <= v <= 1 for w in page["words"] for v in w["bbox"])
     result = parse_result_file(await worker.storage.get(outcome.envelope.result_s3.key))
     (document,) = result.documents
-    assert document["type"] == "osv"
-    assert all(row["locator"]["page"] == 1 and "bbox" in row["locator"] for row in document["rows"])
+    assert isinstance(document, TrialBalance)
+    assert all(row.locator.page == 1 and row.locator.bbox for row in document.rows)
 
 
 HOSTILE = [
@@ -213,7 +214,7 @@ async def test_http_engine_reads_the_scan_through_the_external_service(
     assert len(ocr_server.requests) == 1
     assert ocr_server.requests[0]["languages"] == "rus+eng"
     result = parse_result_file(await worker.storage.get(outcome.envelope.result_s3.key))
-    assert result.documents[0]["type"] == "osv"
+    assert isinstance(result.documents[0], TrialBalance)
 
 
 async def test_http_engine_timeout_is_timeout_and_unreachable_is_recognition_failed(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from recognition_contract import FileType
-from recognition_corpus import Expected, Layout, generate
+from recognition_contract import FileType, Locator, Statement
+from recognition_corpus import Layout, expected_of, generate
 from recognition_corpus.compare_pages import page_differences
 from scan_gateway import testing
 from scan_gateway.limits import ScanLimits
@@ -56,20 +56,19 @@ def test_text_pdf_gives_the_documents_of_the_workbook(layout: Layout, ruled: boo
     # Text needs no OCR: an engine that cannot exist proves it is never asked.
     engine = EngineConfig(tesseract_cmd="/nonexistent/tesseract")
     recognition = recognize(ScanLimits(), engine, FileType.PDF, rendered.data, rendered.name)
-    actual = Expected(
+    actual = expected_of(
         recognition.status,
         recognition.group_schema,
-        list(recognition.documents),
-        list(recognition.warnings),
+        recognition.documents,
+        recognition.warnings,
     )
     assert page_differences(rendered.expected, actual) == []
     rows = [
         row
         for document in recognition.documents
-        for key in ("rows", "transactions")
-        for row in document.get(key) or []
+        for row in (document.transactions if isinstance(document, Statement) else document.rows)
     ]
-    assert rows and all("bbox" in row["locator"] for row in rows)
+    assert rows and all(row.locator.bbox is not None for row in rows)
 
 
 def test_a_table_over_two_pages_is_one_document_with_rows_on_both() -> None:
@@ -78,7 +77,8 @@ def test_a_table_over_two_pages_is_one_document_with_rows_on_both() -> None:
     assert rendered is not None and rendered.pages == 2
     recognition = recognize(ScanLimits(), EngineConfig(), FileType.PDF, rendered.data, "x.pdf")
     (document,) = recognition.documents
-    assert document["locator"] == {"page": 1, "page_end": 2}
-    pages = {t["locator"]["page"] for t in document["transactions"]}
+    assert isinstance(document, Statement)
+    assert document.locator == Locator(page=1, page_end=2)
+    pages = {t.locator.page for t in document.transactions}
     assert pages == {1, 2}
     assert recognition.metrics["pages"] == 2

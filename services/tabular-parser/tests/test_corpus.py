@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from recognition_contract import ErrorCode, FileType
-from recognition_corpus import Layout, differences, generate, normalise, write
+from recognition_corpus import Layout, differences, expected_of, generate, normalise, write
 from recognition_corpus.axes import generate_axes
 from recognition_corpus.layout import Expected
 from recognition_worker import RecognitionError
@@ -25,9 +25,7 @@ def _through_the_service(path: Path, fmt: str) -> Expected:
         result = recognize(WorkbookLimits(), FileType(fmt.upper()), path.read_bytes(), path.name)
     except RecognitionError as exc:
         return Expected("error", "unknown", [], [], error=exc.code.value)
-    return Expected(
-        result.status, result.group_schema, list(result.documents), list(result.warnings)
-    )
+    return expected_of(result.status, result.group_schema, result.documents, result.warnings)
 
 
 @pytest.mark.parametrize("fmt", ["xlsx", "xls", "xlsb"])

@@ -12,7 +12,7 @@ from uuid import uuid4
 
 import pytest
 
-from recognition_contract import ErrorCode, FileType, ServiceInfo
+from recognition_contract import ErrorCode, FileType, Locator, ServiceInfo, TrialBalance
 from recognition_worker import Recognition, RecognitionError, result_file_payload
 from tabular_parser import testing as books
 from tabular_parser.limits import WorkbookLimits
@@ -51,7 +51,7 @@ def failure(
 
 
 def codes_of(recognition: Recognition) -> list[str]:
-    return [w["code"] for w in recognition.warnings]
+    return [w.code for w in recognition.warnings]
 
 
 @pytest.mark.parametrize(
@@ -71,25 +71,25 @@ def test_general_trial_balance_in_every_format(file_type: FileType, write: Any) 
     assert recognition.group_schema == "BY-50-2011"
     assert recognition.metrics == {"sheets": 1}
     (document,) = recognition.documents
-    assert document["type"] == "osv"
-    assert document["variant"] == "general"
-    rows = document["rows"]
+    assert isinstance(document, TrialBalance)
+    assert document.variant == "general"
+    rows = document.rows
     lines = books.trial_balance_lines(6, 2)
-    assert [r["code"] for r in rows] == [line.code for line in lines]
-    assert [r["level"] for r in rows] == [line.level for line in lines]
+    assert [r.code for r in rows] == [line.code for line in lines]
+    assert [r.level for r in rows] == [line.level for line in lines]
     first, child = rows[0], rows[1]
-    assert (first["code"], first["parent"], child["code"], child["parent"]) == (
+    assert (first.code, first.parent, child.code, child.parent) == (
         "01",
         None,
         "01.1",
-        first["id"],
+        first.id,
     )
     opening = lines[0].opening
     side = "opening_debit" if opening > 0 else "opening_credit"
-    assert first[side] == f"{abs(opening) / 100:.2f}"
-    assert first["locator"] == {"sheet": "ОСВ", "row": books.HEADER_ROWS + 1}
-    assert document["totals"] is not None
-    assert document["totals"]["opening_debit"] == document["totals"]["opening_credit"]
+    assert getattr(first, side) == f"{abs(opening) / 100:.2f}"
+    assert first.locator == Locator(sheet="ОСВ", row=books.HEADER_ROWS + 1)
+    assert document.totals is not None
+    assert document.totals.opening_debit == document.totals.opening_credit
 
 
 def test_1c_shared_strings_spelling_is_what_the_package_holds() -> None:
@@ -98,7 +98,7 @@ def test_1c_shared_strings_spelling_is_what_the_package_holds() -> None:
         names = archive.namelist()
     assert "xl/SharedStrings.xml" in names
     assert "xl/sharedStrings.xml" not in names
-    assert recognised(data).documents[0]["rows"][0]["code"] == "01"
+    assert recognised(data).documents[0].rows[0].code == "01"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_code_display_formats_of_cells_restore_the_code(file_type: FileType, wri
     sheet.formats[(body, 0)] = '00".Н"'
     sheet.rows[body + 1][0] = 8
     sheet.formats[(body + 1, 0)] = "00"
-    codes = [r["code"] for r in recognised(write([sheet]), file_type).documents[0]["rows"]]
+    codes = [r.code for r in recognised(write([sheet]), file_type).documents[0].rows]
     assert codes[:2] == ["94.Н", "08"]
 
 
@@ -132,15 +132,15 @@ def test_outline_levels_put_subconto_rows_under_their_account(
     ]
     sheet.rows[body + 1 : body + 1] = [[None, "ООО «Альфа»", *half], [None, "ООО «Бета»", *rest]]
     sheet.outline = {body + 1: 1, body + 2: 1}
-    rows = recognised(write([sheet]), file_type).documents[0]["rows"]
+    rows = recognised(write([sheet]), file_type).documents[0].rows
     account, alpha, beta = rows[0], rows[1], rows[2]
-    assert (alpha["kind"], alpha["name"], alpha["parent"], alpha["level"]) == (
+    assert (alpha.kind, alpha.name, alpha.parent, alpha.level) == (
         "subconto",
         "ООО «Альфа»",
-        account["id"],
+        account.id,
         1,
     )
-    assert beta["parent"] == account["id"]
+    assert beta.parent == account.id
 
 
 def test_every_sheet_with_a_table_is_a_document_and_the_rest_is_noted() -> None:
@@ -148,7 +148,7 @@ def test_every_sheet_with_a_table_is_a_document_and_the_rest_is_noted() -> None:
         [books.general_osv(name="ОСВ"), books.text_sheet(), books.general_osv(name="ОСВ 2")]
     )
     recognition = recognised(data)
-    assert [d["locator"]["sheet"] for d in recognition.documents] == ["ОСВ", "ОСВ 2"]
+    assert [d.locator.sheet for d in recognition.documents] == ["ОСВ", "ОСВ 2"]
     assert "SHEET_SKIPPED" in codes_of(recognition)
     assert recognition.metrics == {"sheets": 3}
 
@@ -157,16 +157,16 @@ def test_hidden_sheets_are_not_read() -> None:
     hidden = books.general_osv(name="Скрытый")
     hidden.hidden = True
     recognition = recognised(books.xlsx([hidden, books.general_osv(name="ОСВ")]))
-    assert [d["locator"]["sheet"] for d in recognition.documents] == ["ОСВ"]
+    assert [d.locator.sheet for d in recognition.documents] == ["ОСВ"]
     assert recognition.metrics == {"sheets": 1}
 
 
 def test_a_renamed_workbook_is_read_by_its_content() -> None:
     recognition = recognised(books.xls([books.general_osv()]), FileType.XLSX)
     assert recognition.status == "done"
-    (warning,) = [w for w in recognition.warnings if w["code"] == "FILE_TYPE_MISMATCH"]
-    assert warning["severity"] == "info"
-    assert "XLS" in warning["message"]
+    (warning,) = [w for w in recognition.warnings if w.code == "FILE_TYPE_MISMATCH"]
+    assert warning.severity == "info"
+    assert "XLS" in warning.message
 
 
 def _truncated(data: bytes) -> bytes:
@@ -325,10 +325,10 @@ def test_a_sheet_too_large_to_load_is_skipped_and_the_rest_recognised() -> None:
     assert data != osv
     recognition = recognised(data)
     assert recognition.status == "needs_check"
-    assert [d["locator"]["sheet"] for d in recognition.documents] == ["ОСВ"]
-    (warning,) = [w for w in recognition.warnings if w["code"] == "SHEET_TOO_LARGE"]
-    assert warning["locator"] == {"sheet": "Разреженный"}
-    assert warning["severity"] == "warning"
+    assert [d.locator.sheet for d in recognition.documents] == ["ОСВ"]
+    (warning,) = [w for w in recognition.warnings if w.code == "SHEET_TOO_LARGE"]
+    assert warning.locator == Locator(sheet="Разреженный")
+    assert warning.severity == "warning"
 
 
 def test_rows_and_columns_beyond_the_limits_are_not_read() -> None:
@@ -342,13 +342,11 @@ def test_rows_and_columns_beyond_the_limits_are_not_read() -> None:
     assert time.monotonic() - started < 10
     assert recognition.status == "needs_check"
     truncated = {
-        w["locator"]["sheet"]: w["message"]
-        for w in recognition.warnings
-        if w["code"] == "SHEET_TRUNCATED"
+        w.locator.sheet: w.message for w in recognition.warnings if w.code == "SHEET_TRUNCATED"
     }
     assert "500 строк; прочитаны первые 200" in truncated["Длинный"]
     assert "16384 столбцов; прочитаны первые 64" in truncated["Широкий"]
-    assert recognition.documents[0]["locator"]["sheet"] == "ОСВ"
+    assert recognition.documents[0].locator.sheet == "ОСВ"
 
 
 def test_too_many_sheets_are_cut_with_a_warning() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 from python_calamine import CalamineWorkbook
 
-from recognition_contract import ErrorCode, FileType
+from recognition_contract import ErrorCode, FileType, Locator
 from recognition_worker import RecognitionError
 from tabular_parser import testing as books
 from tabular_parser.limits import WorkbookLimits
@@ -114,7 +114,7 @@ def test_every_sheet_hidden_is_read_with_its_levels() -> None:
     recognition = recognize(LIMITS, FileType.XLSX, data, "book.xlsx")
     (document,) = recognition.documents
     body = range(books.HEADER_ROWS, len(sheet.rows) - 1)  # the totals row ends the sheet
-    assert [r["level"] for r in document["rows"]] == [sheet.outline.get(r, 0) for r in body]
+    assert [r.level for r in document.rows] == [sheet.outline.get(r, 0) for r in body]
 
 
 def _scanner_threads() -> list[threading.Thread]:
@@ -359,10 +359,10 @@ def test_a_sheet_of_unknown_extent_is_skipped_with_its_reason_and_the_rest_recog
         edit=lambda name, body: by_hand(body) if name == "xl/worksheets/sheet2.xml" else body,
     )
     recognition = recognize(LIMITS, FileType.XLSX, data, "book.xlsx")
-    assert [d["locator"]["sheet"] for d in recognition.documents] == ["ОСВ"]
-    (warning,) = [w for w in recognition.warnings if w["code"] == "SHEET_TOO_LARGE"]
-    assert warning["locator"] == {"sheet": "Прочее"}
-    assert "размер не определить до чтения (комментарий" in warning["message"]
+    assert [d.locator.sheet for d in recognition.documents] == ["ОСВ"]
+    (warning,) = [w for w in recognition.warnings if w.code == "SHEET_TOO_LARGE"]
+    assert warning.locator == Locator(sheet="Прочее")
+    assert "размер не определить до чтения (комментарий" in warning.message
 
 
 def with_sheet_xml(package: bytes, xml: bytes) -> bytes:

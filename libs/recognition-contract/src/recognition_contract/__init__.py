@@ -16,21 +16,32 @@ Validation (``schemas``), validators compiled once per schema, picked by the pay
     ``schema_errors(kind, major, payload) -> list[str]`` checks without raising.
 
 Wire messages (``messages``), frozen pydantic models
-    ``RecognitionRequest``, ``ResultEnvelope`` with ``ServiceInfo``, ``S3Ref``, ``ErrorInfo``,
-    ``Warning`` (``code``, ``severity``, ``message``, ``locator``), ``Locator``, ``BBox``.
+    ``RecognitionRequest``, ``ResultEnvelope`` with ``ServiceInfo``, ``S3Ref``, ``ErrorInfo``
+    and the file-level ``Warning`` values of ``documents``.
     ``parse_request(data: bytes, *, max_bytes, majors) -> RecognitionRequest``
     ``parse_envelope(data: bytes, *, max_bytes, majors) -> ResultEnvelope``
     (bytes that are too large, not UTF-8, not a JSON object, or off-schema raise ContractError);
     ``request_from_payload`` / ``envelope_from_payload`` for already decoded JSON.
     ``dump_request(request, version=None) -> bytes`` and ``dump_envelope(envelope, version=None)
     -> bytes`` write a chosen version ("1.0" or "2.0") and check the output against its schema.
-    Envelope warnings are always structured: ``legacy_warning(text)`` wraps a 1.x string as
-    ``Warning(code="LEGACY_WARNING", severity="info", message=text, locator=None)``,
+
+Documents (``documents``), frozen dataclasses defined once for producers and the core
+    ``TrialBalance`` (``TrialBalanceRow``, ``Totals``, ``Organisation``, ``AccountRef``),
+    ``Statement`` (``StatementHeader``, ``Transaction``, ``Equivalents``), ``Period``,
+    ``Warning`` (``code``, ``severity``, ``message``, ``locator``), ``Locator``, ``BBox``;
+    ``Document = TrialBalance | Statement``; money is ``Money``, the contract's decimal string
+    (``money(text)`` checks one, ``amount(m) -> Decimal``); dates are ``datetime.date``.
+    ``to_wire(document, major) -> dict`` and ``from_wire(data, major) -> Document`` (checked by
+    that MAJOR's schema); ``locator_to_wire``, ``totals_to_wire``, ``warning_to_wire``.
+    Warnings are structured whatever the MAJOR: ``legacy_warning(text)`` wraps a 1.x string as
+    ``Warning(code="LEGACY_WARNING", severity=INFO, message=text, locator=None)``,
     ``warnings_from(raw, version)`` does it for a whole list, ``warning_text`` goes back.
 
-Result files (``result_file``), documents stay dicts
+Result files (``result_file``)
     ``parse_result_file(data: bytes, *, max_bytes, majors) -> ResultFile`` (``version``,
-    ``data``, ``status``, ``group_schema``, ``documents``, ``warnings``).
+    ``job_id``, ``file_id``, ``status``, ``service``, ``group_schema``, ``documents``,
+    ``warnings``, ``error``); ``result_file_payload(result, version=None) -> dict`` writes a
+    chosen version and checks it against its schema.
 
 Identifiers (``msgids``, ``keys``)
     ``NATS_MSG_ID = "Nats-Msg-Id"``; ``request_msg_id(job_id, attempt) -> "<job_id>:<attempt>"``,
@@ -53,6 +64,38 @@ from recognition_contract.codec import (
     decode_json,
     encode_json,
 )
+from recognition_contract.documents import (
+    MONEY_FIELDS,
+    AccountRef,
+    BBox,
+    Document,
+    Equivalents,
+    Locator,
+    Money,
+    Organisation,
+    Period,
+    RowKind,
+    Statement,
+    StatementHeader,
+    Totals,
+    Transaction,
+    TrialBalance,
+    TrialBalanceRow,
+    Unit,
+    Variant,
+    Warning,
+    amount,
+    from_wire,
+    legacy_warning,
+    locator_to_wire,
+    money,
+    to_wire,
+    totals_to_wire,
+    warning_text,
+    warning_to_wire,
+    warnings_from,
+    warnings_to_wire,
+)
 from recognition_contract.enums import (
     LEGACY_WARNING,
     ErrorCode,
@@ -66,32 +109,32 @@ from recognition_contract.errors import ContractError, MalformedVersion, Reason,
 from recognition_contract.examples import Example, examples, parse_example_name
 from recognition_contract.keys import raw_prefix, result_key
 from recognition_contract.messages import (
-    BBox,
     ErrorInfo,
-    Locator,
     RecognitionRequest,
     ResultEnvelope,
     S3Ref,
     ServiceInfo,
-    Warning,
     dump_envelope,
     dump_request,
     envelope_from_payload,
     envelope_payload,
-    legacy_warning,
     parse_envelope,
     parse_request,
     request_from_payload,
     request_payload,
-    warning_text,
-    warnings_from,
 )
 from recognition_contract.msgids import NATS_MSG_ID, ack_msg_id, request_msg_id, result_msg_id
-from recognition_contract.result_file import ResultFile, parse_result_file, result_file_from_payload
+from recognition_contract.result_file import (
+    ResultFile,
+    parse_result_file,
+    result_file_from_payload,
+    result_file_payload,
+)
 from recognition_contract.schemas import (
     SCHEMA_FILES,
     Kind,
     contracts_dir,
+    document_errors,
     load_schema,
     schema_errors,
     validate,
@@ -110,11 +153,15 @@ __all__ = [
     "LEGACY_WARNING",
     "MAX_MESSAGE_BYTES",
     "MAX_RESULT_FILE_BYTES",
+    "MONEY_FIELDS",
     "NATS_MSG_ID",
     "SCHEMA_FILES",
     "SUPPORTED_MAJORS",
+    "AccountRef",
     "BBox",
     "ContractError",
+    "Document",
+    "Equivalents",
     "ErrorCode",
     "ErrorInfo",
     "Example",
@@ -122,29 +169,46 @@ __all__ = [
     "Kind",
     "Locator",
     "MalformedVersion",
+    "Money",
+    "Organisation",
+    "Period",
     "Pipeline",
     "Reason",
     "RecognitionRequest",
     "ResultEnvelope",
     "ResultFile",
+    "RowKind",
     "S3Ref",
     "SchemaVersion",
     "ServiceInfo",
     "Severity",
+    "Statement",
+    "StatementHeader",
     "Status",
+    "Totals",
+    "Transaction",
+    "TrialBalance",
+    "TrialBalanceRow",
+    "Unit",
     "UnknownMajor",
+    "Variant",
     "Warning",
     "ack_msg_id",
+    "amount",
     "contracts_dir",
     "decode_json",
+    "document_errors",
     "dump_envelope",
     "dump_request",
     "encode_json",
     "envelope_from_payload",
     "envelope_payload",
     "examples",
+    "from_wire",
     "legacy_warning",
     "load_schema",
+    "locator_to_wire",
+    "money",
     "parse_envelope",
     "parse_example_name",
     "parse_request",
@@ -156,14 +220,19 @@ __all__ = [
     "request_msg_id",
     "request_payload",
     "result_file_from_payload",
+    "result_file_payload",
     "result_key",
     "result_msg_id",
     "schema_errors",
+    "to_wire",
+    "totals_to_wire",
     "validate",
     "validate_envelope",
     "validate_request",
     "validate_result_file",
     "version_of",
     "warning_text",
+    "warning_to_wire",
     "warnings_from",
+    "warnings_to_wire",
 ]

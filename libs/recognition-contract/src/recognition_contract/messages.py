@@ -3,7 +3,7 @@ and serialised for a chosen contract version."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from datetime import UTC
 from typing import Any, TypeVar
 from uuid import UUID
@@ -11,14 +11,8 @@ from uuid import UUID
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from recognition_contract.codec import MAX_MESSAGE_BYTES, decode_json, encode_json
-from recognition_contract.enums import (
-    LEGACY_WARNING,
-    ErrorCode,
-    FileType,
-    Pipeline,
-    Severity,
-    Status,
-)
+from recognition_contract.documents import Warning, warnings_from, warnings_to_wire
+from recognition_contract.enums import ErrorCode, FileType, Pipeline, Status
 from recognition_contract.errors import ContractError, Reason
 from recognition_contract.schemas import Kind, validate
 from recognition_contract.versions import SUPPORTED_MAJORS, SchemaVersion, parse_version
@@ -29,10 +23,6 @@ _Model = TypeVar("_Model", bound=BaseModel)
 class _Open(BaseModel):
     # Wire frames: a newer MINOR may add fields this reader does not know.
     model_config = ConfigDict(frozen=True, extra="ignore")
-
-
-class _Closed(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class S3Ref(_Open):
@@ -50,70 +40,6 @@ class ServiceInfo(_Open):
 class ErrorInfo(_Open):
     code: ErrorCode
     message: str
-
-
-class BBox(_Closed):
-    """Fractions of the page width and height, origin top-left."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
-class Locator(_Closed):
-    sheet: str | None = None
-    page: int | None = None
-    page_end: int | None = None
-    row: int | None = None
-    row_end: int | None = None
-    column: str | None = None
-    bbox: BBox | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=True)
-
-
-class Warning(_Closed):
-    """A warning as MAJOR 2 carries it; 1.x text is wrapped into one (``legacy_warning``)."""
-
-    code: str
-    severity: Severity
-    message: str
-    locator: Locator | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        """``{code, severity, message, locator}``: the wire form, with ``locator: None`` when
-        the warning points nowhere, which is how the core stores warnings."""
-        return {
-            "code": self.code,
-            "severity": self.severity.value,
-            "message": self.message,
-            "locator": self.locator.as_json() if self.locator is not None else None,
-        }
-
-
-def legacy_warning(text: str) -> Warning:
-    """A 1.x free-text warning as a structured one."""
-    return Warning(code=LEGACY_WARNING, severity=Severity.INFO, message=text, locator=None)
-
-
-def warning_text(warning: Warning) -> str:
-    """A structured warning as 1.x free text; a wrapped legacy warning gets its text back."""
-    if warning.code == LEGACY_WARNING and warning.locator is None:
-        return warning.message
-    where = ""
-    if warning.locator is not None:
-        where = " ".join(f"{k}={v}" for k, v in warning.locator.as_json().items() if k != "bbox")
-    prefix = f"{where} {warning.code}" if where else warning.code
-    return f"{prefix}: {warning.message}"
-
-
-def warnings_from(raw: Iterable[object], version: SchemaVersion) -> tuple[Warning, ...]:
-    """Warnings as they come on the wire of ``version``: strings in 1.x, objects in 2.x."""
-    if version.major == 1:
-        return tuple(legacy_warning(str(item)) for item in raw)
-    return tuple(Warning.model_validate(item) for item in raw)
 
 
 class RecognitionRequest(_Open):
@@ -187,11 +113,7 @@ def envelope_from_payload(
     raw_warnings = metrics.pop("warnings", [])
     data = {k: v for k, v in payload.items() if k not in ("metrics", "warnings")}
     envelope = _typed(ResultEnvelope, {**data, "metrics": metrics})
-    try:
-        warnings = warnings_from(raw_warnings, version)
-    except ValidationError as exc:
-        raise ContractError(Reason.SCHEMA, f"metrics.warnings: {exc}") from None
-    return envelope.model_copy(update={"warnings": warnings})
+    return envelope.model_copy(update={"warnings": warnings_from(raw_warnings, version)})
 
 
 def parse_request(
@@ -271,9 +193,7 @@ def envelope_payload(
         payload["raw_s3_key"] = envelope.raw_s3_key
     metrics = dict(envelope.metrics)
     if envelope.warnings:
-        metrics["warnings"] = [
-            warning_text(w) if target.major == 1 else w.as_json() for w in envelope.warnings
-        ]
+        metrics["warnings"] = warnings_to_wire(envelope.warnings, target.major)
     if metrics:
         payload["metrics"] = metrics
     validate(Kind.RESULT_MESSAGE, payload, majors=(target.major,))

@@ -1,45 +1,43 @@
-"""The result file: validated by its MAJOR's schema and handed over as a dict, because the
-parsers and the core mappers keep their own typed models of documents."""
+"""The result file as a typed value: read by the MAJOR it declares, written in the MAJOR the
+service speaks, checked against that MAJOR's schema both ways."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
-
-from pydantic import ValidationError
+from uuid import UUID
 
 from recognition_contract.codec import MAX_RESULT_FILE_BYTES, decode_json
-from recognition_contract.enums import Status
-from recognition_contract.errors import ContractError, Reason
-from recognition_contract.messages import Warning, warnings_from
+from recognition_contract.documents import (
+    Document,
+    Warning,
+    document_of,
+    to_wire,
+    warnings_from,
+    warnings_to_wire,
+)
+from recognition_contract.enums import ErrorCode, Status
+from recognition_contract.messages import ErrorInfo, ServiceInfo
 from recognition_contract.schemas import Kind, validate
-from recognition_contract.versions import SUPPORTED_MAJORS, SchemaVersion
+from recognition_contract.versions import SUPPORTED_MAJORS, SchemaVersion, parse_version
 
 
 @dataclass(frozen=True)
 class ResultFile:
+    """Every document recognised in one source file; ``warnings`` are the file-level ones,
+    document-level ones sit in each document."""
+
     version: SchemaVersion
-    data: dict[str, Any]
-    """The whole file as decoded; it matched the schema of ``version.major``."""
-
-    @property
-    def status(self) -> Status:
-        return Status(self.data["status"])
-
-    @property
-    def group_schema(self) -> str:
-        return str(self.data["group_schema"])
-
-    @property
-    def documents(self) -> list[dict[str, Any]]:
-        documents: list[dict[str, Any]] = self.data["documents"]
-        return documents
-
-    @property
-    def warnings(self) -> tuple[Warning, ...]:
-        """File-level warnings, structured whatever the MAJOR."""
-        return warnings_from(self.data.get("warnings", []), self.version)
+    job_id: UUID
+    file_id: UUID
+    status: Status
+    """``done``, ``needs_check`` or ``error``: a result file never says ``processing``."""
+    service: ServiceInfo
+    group_schema: str
+    documents: tuple[Document, ...]
+    warnings: tuple[Warning, ...] = ()
+    error: ErrorInfo | None = None
 
 
 def result_file_from_payload(
@@ -47,11 +45,23 @@ def result_file_from_payload(
 ) -> ResultFile:
     version = validate(Kind.RESULT_FILE, payload, majors=majors)
     assert isinstance(payload, dict)  # validate() refuses anything else
-    try:
-        warnings_from(payload.get("warnings", []), version)
-    except ValidationError as exc:
-        raise ContractError(Reason.SCHEMA, f"warnings: {exc}") from None
-    return ResultFile(version, payload)
+    service = payload["service"]
+    error = payload.get("error")
+    return ResultFile(
+        version=version,
+        job_id=UUID(payload["job_id"]),
+        file_id=UUID(payload["file_id"]),
+        status=Status(payload["status"]),
+        service=ServiceInfo(
+            name=service["name"],
+            version=service["version"],
+            statements_version=service.get("statements_version") if version.major >= 2 else None,
+        ),
+        group_schema=payload["group_schema"],
+        documents=tuple(document_of(doc, version.major) for doc in payload["documents"]),
+        warnings=warnings_from(payload.get("warnings", []), version),
+        error=ErrorInfo(code=ErrorCode(error["code"]), message=error["message"]) if error else None,
+    )
 
 
 def parse_result_file(
@@ -62,3 +72,32 @@ def parse_result_file(
 ) -> ResultFile:
     """Result file bytes -> ``ResultFile``, or ``ContractError`` (``UnknownMajor`` for e.g. 3.0)."""
     return result_file_from_payload(decode_json(data, max_bytes=max_bytes), majors=majors)
+
+
+def result_file_payload(
+    result: ResultFile, version: str | SchemaVersion | None = None
+) -> dict[str, Any]:
+    """The wire form of ``result`` in ``version`` (default: its own), checked by that MAJOR's
+    schema (``ContractError`` when it does not fit). Writing 1.x turns warnings into text and
+    drops ``service.statements_version``."""
+    target = parse_version(version) if isinstance(version, str) else version or result.version
+    if target.major not in SUPPORTED_MAJORS:
+        raise ValueError(f"cannot write contract version {target}")
+    major = target.major
+    service = {"name": result.service.name, "version": result.service.version}
+    if major >= 2 and result.service.statements_version is not None:
+        service["statements_version"] = result.service.statements_version
+    payload: dict[str, Any] = {
+        "schema_version": str(target),
+        "job_id": str(result.job_id),
+        "file_id": str(result.file_id),
+        "status": result.status.value,
+        "service": service,
+        "group_schema": result.group_schema,
+        "documents": [to_wire(document, major) for document in result.documents],
+        "warnings": warnings_to_wire(result.warnings, major),
+    }
+    if result.error is not None:
+        payload["error"] = {"code": result.error.code.value, "message": result.error.message}
+    validate(Kind.RESULT_FILE, payload, majors=(major,))
+    return payload

@@ -81,6 +81,21 @@ def _unique(messages: Iterator[str]) -> list[str]:
     return out
 
 
+@cache
+def _document_validator(major: int) -> jsonschema_rs.Validator:
+    # One document on its own, judged by the definitions of the MAJOR's result file schema.
+    schema = load_schema(Kind.RESULT_FILE, major)
+    document = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/document"}
+    return jsonschema_rs.validator_for(document, validate_formats=True)
+
+
+def document_errors(major: int, payload: object) -> list[str]:
+    """Violations of the MAJOR's osvDocument / statementDocument; empty when valid."""
+    if major not in SUPPORTED_MAJORS:
+        raise ValueError(f"no result file schema for MAJOR {major}")
+    return _unique(_describe(e) for e in _document_validator(major).iter_errors(payload))
+
+
 def schema_errors(kind: Kind, major: int, payload: object) -> list[str]:
     """Violations of the MAJOR's schema, ``path: message`` each; empty when valid."""
     return _unique(_describe(e) for e in _validator(kind, major).iter_errors(payload))

@@ -7,13 +7,20 @@ the document a correct recognition produces, written as XLSX, XLS and XLSB.
     write_xlsx(layout, path) / write_xls(layout, path) / write_xlsb(layout, path)
     read_grids(path) -> list[Grid]   (python-calamine; XLSX outline levels and formats from XML)
     check_layout(layout, fmt, directory) -> list[str] | None  (differences; None: not applicable)
+    expected_of(status, group_schema, documents, warnings) -> Expected  (typed documents as JSON)
 
 Layouts are data (sheets of cells with formats, outline levels and merges), separate from the
 writers, so that other renderings (PDF, PNG) can draw the same layouts.
 ``python -m recognition_corpus OUTDIR`` writes the files and ``expected/*.json``.
 """
 
-from recognition_corpus.compare import check_layout, differences, normalise, recognise
+from recognition_corpus.compare import (
+    check_layout,
+    differences,
+    expected_of,
+    normalise,
+    recognise,
+)
 from recognition_corpus.generate import FAMILIES, generate
 from recognition_corpus.layout import (
     MERGES,
@@ -47,6 +54,7 @@ __all__ = [
     "capitalise_shared_strings",
     "check_layout",
     "differences",
+    "expected_of",
     "generate",
     "normalise",
     "read_grids",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from document_extraction import Extraction, NoDocumentFound, extract
+from recognition_contract import Document, Warning, to_wire, warnings_to_wire
 from recognition_corpus.layout import Expected, Layout
 from recognition_corpus.readback import read_grids
 from recognition_corpus.writers import write
@@ -25,6 +27,18 @@ def normalise(result: Expected) -> dict[str, Any]:
     data["warnings"] = _warnings(data["warnings"])
     data["documents"] = [{**d, "warnings": _warnings(d["warnings"])} for d in data["documents"]]
     return data
+
+
+def expected_of(
+    status: str, group_schema: str, documents: Iterable[Document], warnings: Iterable[Warning]
+) -> Expected:
+    """Typed documents in the form the corpus keeps expectations: the contract's 2.x JSON."""
+    return Expected(
+        status,
+        group_schema,
+        [to_wire(document, 2) for document in documents],
+        warnings_to_wire(warnings, 2),
+    )
 
 
 def from_extraction(extraction: Extraction) -> Expected:

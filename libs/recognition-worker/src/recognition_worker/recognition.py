@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from recognition_contract import ErrorCode, FileType, Pipeline
+from recognition_contract import Document, ErrorCode, FileType, Pipeline, Warning
 
 
 @dataclass(frozen=True)
 class Recognition:
-    """Documents recognised in one source file, in the contract 2.0 shapes.
+    """Documents recognised in one source file, as the contract's typed values.
 
-    ``warnings`` are the file-level warnings as 2.0 objects ``{code, severity, message,
-    locator}``; document-level ones stay inside each document. The worker turns both into text
-    when it writes contract 1.x.
+    ``warnings`` are the file-level warnings; document-level ones stay inside each document.
+    The worker writes both in the contract version it speaks (text in 1.x).
     """
 
-    documents: Sequence[Mapping[str, Any]]
+    documents: Sequence[Document]
     group_schema: str = "unknown"
     status: Literal["done", "needs_check"] = "done"
-    warnings: Sequence[Mapping[str, Any]] = ()
+    warnings: Sequence[Warning] = ()
     metrics: Mapping[str, int] = field(default_factory=dict)
     """Counters for the envelope (``sheets``, ``pages``, ...); the worker adds ``duration_ms``,
     ``documents`` and ``rows``."""

@@ -7,18 +7,19 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 from uuid import UUID
 
-from pydantic import ValidationError
-
 from recognition_contract import (
     MAX_RESULT_FILE_BYTES,
     ContractError,
+    Document,
     ErrorCode,
     ErrorInfo,
     FileType,
     ResultEnvelope,
+    ResultFile,
     S3Ref,
     SchemaVersion,
     ServiceInfo,
+    Statement,
     Status,
     Warning,
     ack_msg_id,
@@ -26,9 +27,8 @@ from recognition_contract import (
     encode_json,
     parse_version,
     result_msg_id,
-    validate_result_file,
-    warning_text,
 )
+from recognition_contract import result_file_payload as contract_payload
 from recognition_worker.dedupe import Outgoing
 from recognition_worker.recognition import Recognition, RecognitionError, RecognizeFn
 
@@ -36,23 +36,6 @@ from recognition_worker.recognition import Recognition, RecognitionError, Recogn
 # of them must still fit a NATS message, and the result file has them all anyway.
 MAX_ENVELOPE_WARNINGS: Final = 50
 MAX_ERROR_MESSAGE_CHARS: Final = 1000
-
-
-def _warning(raw: Mapping[str, Any]) -> Warning:
-    return Warning.model_validate(raw)
-
-
-def _warnings_for(raw: Sequence[Mapping[str, Any]], version: SchemaVersion) -> list[Any]:
-    if version.major == 1:
-        return [warning_text(_warning(w)) for w in raw]
-    return [_warning(w).as_json() for w in raw]
-
-
-def _service_json(service: ServiceInfo, version: SchemaVersion) -> dict[str, str]:
-    out = {"name": service.name, "version": service.version}
-    if version.major >= 2 and service.statements_version is not None:
-        out["statements_version"] = service.statements_version
-    return out
 
 
 def result_file_payload(
@@ -65,43 +48,29 @@ def result_file_payload(
 ) -> dict[str, Any]:
     """The result file of a recognised job in ``version``, checked against its schema.
 
-    Raises ``ContractError`` when the documents do not match the schema (a recognizer bug) and
-    pydantic's ``ValidationError`` when a warning is not a 2.0 warning object.
+    Raises ``ContractError`` when the documents do not match the schema (a recognizer bug).
     """
     target = version if isinstance(version, SchemaVersion) else parse_version(version)
-    documents: list[dict[str, Any]] = []
-    for document in recognition.documents:
-        doc = dict(document)
-        if "warnings" in doc:
-            doc["warnings"] = _warnings_for(doc["warnings"], target)
-        documents.append(doc)
-    payload: dict[str, Any] = {
-        "schema_version": str(target),
-        "job_id": str(job_id),
-        "file_id": str(file_id),
-        "status": recognition.status,
-        "service": _service_json(service, target),
-        "group_schema": recognition.group_schema,
-        "documents": documents,
-        "warnings": _warnings_for(recognition.warnings, target),
-    }
-    validate_result_file(payload, majors=(target.major,))
-    return payload
+    result = ResultFile(
+        version=target,
+        job_id=job_id,
+        file_id=file_id,
+        status=Status(recognition.status),
+        service=service,
+        group_schema=recognition.group_schema,
+        documents=tuple(recognition.documents),
+        warnings=tuple(recognition.warnings),
+    )
+    return contract_payload(result)
 
 
 def encode_result_file(payload: Mapping[str, Any]) -> bytes:
     return encode_json(payload)
 
 
-def count_rows(documents: Sequence[Mapping[str, Any]]) -> int:
+def count_rows(documents: Sequence[Document]) -> int:
     """Rows of trial balances plus transactions of statements."""
-    total = 0
-    for document in documents:
-        for key in ("rows", "transactions"):
-            items = document.get(key)
-            if isinstance(items, list):
-                total += len(items)
-    return total
+    return sum(len(d.transactions) if isinstance(d, Statement) else len(d.rows) for d in documents)
 
 
 @dataclass(frozen=True)
@@ -110,8 +79,8 @@ class EncodedResult:
 
     body: bytes
     status: Literal["done", "needs_check"]
-    warnings: tuple[dict[str, Any], ...] = ()
-    """File-level warnings (2.0 objects), at most ``MAX_ENVELOPE_WARNINGS``."""
+    warnings: tuple[Warning, ...] = ()
+    """File-level warnings, at most ``MAX_ENVELOPE_WARNINGS``."""
     metrics: dict[str, int] = field(default_factory=dict)
     raw: tuple[tuple[str, bytes], ...] = ()
     """Raw output files (name, body) to store under the job's raw prefix."""
@@ -149,7 +118,7 @@ def recognize_to_result(
             recognition=recognition,
             version=version,
         )
-    except (ContractError, ValidationError) as exc:
+    except ContractError as exc:
         # The recognizer produced something the contract refuses: a defect of the service.
         raise RecognitionError(
             ErrorCode.UNKNOWN_ERROR, f"recognised documents do not match the contract: {exc}"
@@ -172,7 +141,7 @@ def recognize_to_result(
     return EncodedResult(
         body=body,
         status=recognition.status,
-        warnings=tuple(_warning(w).as_json() for w in recognition.warnings[:MAX_ENVELOPE_WARNINGS]),
+        warnings=tuple(recognition.warnings[:MAX_ENVELOPE_WARNINGS]),
         metrics=metrics,
         raw=raw,
     )
@@ -216,7 +185,7 @@ class Envelopes:
             result_schema_version=self.version,
             raw_s3_key=raw_key,
             metrics={**result.metrics, **metrics},
-            warnings=tuple(_warning(w) for w in result.warnings),
+            warnings=result.warnings,
         )
         return Outgoing(dump_envelope(envelope, self.version), result_msg_id(job_id, attempt))
 

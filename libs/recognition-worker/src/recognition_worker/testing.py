@@ -12,8 +12,8 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -27,50 +27,53 @@ from recognition_contract import (
     ContractError,
     ErrorCode,
     FileType,
+    Locator,
+    Money,
     Pipeline,
     ResultEnvelope,
+    Severity,
+    TrialBalance,
+    TrialBalanceRow,
+    Warning,
     encode_json,
     parse_envelope,
 )
 from recognition_worker.recognition import Recognition, RecognitionError, Recognizer
 
 
-def osv_document(
-    sheet: str = "ОСВ", *, warnings: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """A minimal trial balance of contract 2.0: one account row, no totals."""
-    return {
-        "type": "osv",
-        "variant": "general",
-        "title": "Оборотно-сальдовая ведомость",
-        "organisation": None,
-        "period": None,
-        "currency": "BYN",
-        "unit": "units",
-        "account": None,
-        "rows": [
-            {
-                "id": 1,
-                "parent": None,
-                "kind": "account",
-                "level": 0,
-                "code": "01",
-                "name": "Основные средства",
-                "opening_debit": "100.00",
-                "opening_credit": None,
-                "turnover_debit": None,
-                "turnover_credit": None,
-                "closing_debit": "100.00",
-                "closing_credit": None,
-                "confidence": 99,
-                "locator": {"sheet": sheet, "row": 5},
-            }
-        ],
-        "totals": None,
-        "confidence": 99,
-        "locator": {"sheet": sheet, "row": 1, "row_end": 5},
-        "warnings": warnings or [],
-    }
+def osv_document(sheet: str = "ОСВ", *, warnings: Sequence[Warning] = ()) -> TrialBalance:
+    """A minimal trial balance: one account row, no totals."""
+    return TrialBalance(
+        variant="general",
+        title="Оборотно-сальдовая ведомость",
+        organisation=None,
+        period=None,
+        currency="BYN",
+        unit="units",
+        account=None,
+        rows=(
+            TrialBalanceRow(
+                id=1,
+                parent=None,
+                kind="account",
+                level=0,
+                code="01",
+                name="Основные средства",
+                opening_debit=Money("100.00"),
+                opening_credit=None,
+                turnover_debit=None,
+                turnover_credit=None,
+                closing_debit=Money("100.00"),
+                closing_credit=None,
+                confidence=99,
+                locator=Locator(sheet=sheet, row=5),
+            ),
+        ),
+        totals=None,
+        confidence=99,
+        locator=Locator(sheet=sheet, row=1, row_end=5),
+        warnings=tuple(warnings),
+    )
 
 
 def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognition:
@@ -95,7 +98,8 @@ def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognit
         code, _, text = arg.partition(":")
         raise RecognitionError(ErrorCode(code), text or code)
     elif command == "off-schema":
-        return Recognition(documents=[{"type": "osv", "rows": "not a list"}])
+        # A per-account trial balance that names no account.
+        return Recognition(documents=[replace(osv_document(), variant="account")])
     elif command == "empty":
         return Recognition(documents=[])
     elif command == "raise":
@@ -104,17 +108,17 @@ def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognit
         files = {f"raw-{k}.json": json.dumps({"file": k}).encode() for k in range(int(arg))}
         return Recognition(documents=[osv_document()], raw=files)
     elif command == "needs_check":
-        warning = {
-            "code": "BALANCE_MISMATCH",
-            "severity": "warning",
-            "message": "сальдо не сходится",
-            "locator": {"sheet": "ОСВ", "row": 5},
-        }
+        warning = Warning(
+            code="BALANCE_MISMATCH",
+            severity=Severity.WARNING,
+            message="сальдо не сходится",
+            locator=Locator(sheet="ОСВ", row=5),
+        )
         return Recognition(
             documents=[osv_document(warnings=[warning])],
             status="needs_check",
             group_schema="BY-50-2011",
-            warnings=[{**warning, "code": "FILE_NOTE", "severity": "info"}],
+            warnings=[replace(warning, code="FILE_NOTE", severity=Severity.INFO)],
             metrics={"sheets": 1},
         )
     return Recognition(

@@ -10,12 +10,12 @@ into the page and line the row really is on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from document_extraction import BBox, Grid
 from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.text import is_empty, norm
+from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
 
 
@@ -123,35 +123,45 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
 
 
 def relocate(
-    document: dict[str, Any], origin: Sequence[tuple[int, int]], pages: tuple[int, int]
-) -> None:
+    document: Document, origin: Sequence[tuple[int, int]], pages: tuple[int, int]
+) -> Document:
     """Row numbers of a joined grid back to (page, line); the document's own locator spans
     its pages."""
 
-    def fix(locator: dict[str, Any] | None) -> None:
-        if not locator or "row" not in locator:
-            return
-        number = locator["row"]
-        if 1 <= number <= len(origin):
-            page, line = origin[number - 1]
-            locator["page"] = page
-            locator["row"] = line
-        end = locator.get("row_end")
-        if end is not None and 1 <= end <= len(origin):
-            end_page, end_line = origin[end - 1]
-            if end_page == locator["page"]:
-                locator["row_end"] = end_line
+    def fix(locator: Locator) -> Locator:
+        if locator.row is None:
+            return locator
+        page, row, row_end, page_end = locator.page, locator.row, locator.row_end, locator.page_end
+        if 1 <= row <= len(origin):
+            page, row = origin[row - 1]
+        if row_end is not None and 1 <= row_end <= len(origin):
+            end_page, end_line = origin[row_end - 1]
+            if end_page == page:
+                row_end = end_line
             else:
-                del locator["row_end"]
-                locator["page_end"] = end_page
+                row_end, page_end = None, end_page
+        return replace(locator, page=page, row=row, row_end=row_end, page_end=page_end)
+
+    def fix_warning(warning: Warning) -> Warning:
+        if warning.locator is None:
+            return warning
+        return replace(warning, locator=fix(warning.locator))
 
     first, last = pages
-    document["locator"] = {"page": first, **({"page_end": last} if last > first else {})}
-    for key in ("rows", "transactions"):
-        for row in document.get(key) or []:
-            fix(row.get("locator"))
-    totals = document.get("totals")
-    if totals:
-        fix(totals.get("locator"))
-    for warning in document.get("warnings") or []:
-        fix(warning.get("locator"))
+    where = Locator(page=first, page_end=last if last > first else None)
+    warnings = tuple(fix_warning(w) for w in document.warnings)
+    if isinstance(document, Statement):
+        return replace(
+            document,
+            locator=where,
+            transactions=tuple(replace(t, locator=fix(t.locator)) for t in document.transactions),
+            warnings=warnings,
+        )
+    totals = document.totals
+    return replace(
+        document,
+        locator=where,
+        rows=tuple(replace(r, locator=fix(r.locator)) for r in document.rows),
+        totals=replace(totals, locator=fix(totals.locator)) if totals is not None else None,
+        warnings=warnings,
+    )

@@ -4,12 +4,25 @@ sandboxed child process, so it is a pure module-level function of picklable argu
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from document_extraction import NoDocumentFound, extract
-from recognition_contract import ErrorCode, FileType
+from recognition_contract import (
+    Document,
+    ErrorCode,
+    FileType,
+    SchemaVersion,
+    Severity,
+    Statement,
+    Transaction,
+    TrialBalanceRow,
+    Warning,
+    from_wire,
+    warnings_from,
+)
 from recognition_worker import Recognition, RecognitionError
 from scan_gateway.grid_from_words import PageGrid, build_page_grid
 from scan_gateway.images import ocr_page, open_image
@@ -50,16 +63,15 @@ def recognize(
         raise RecognitionError(
             ErrorCode.INVALID_FORMAT, f"«{original_name}» is neither a PDF nor a PNG or JPG image"
         )
-    warnings: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
     if kind.value != file_type.value:
         warnings.append(
-            {
-                "code": "FILE_TYPE_MISMATCH",
-                "severity": "info",
-                "message": f"Файл «{original_name}» объявлен как {file_type.value}, "
+            Warning(
+                code="FILE_TYPE_MISMATCH",
+                severity=Severity.INFO,
+                message=f"Файл «{original_name}» объявлен как {file_type.value}, "
                 f"а по содержимому это {kind.value}",
-                "locator": None,
-            }
+            )
         )
     with _ocr_errors():
         lazy = _LazyEngine(engine)
@@ -71,10 +83,9 @@ def recognize(
 
 
 def recognize_pages(
-    pages: list[PageWords], limits: ScanLimits, warnings: list[dict[str, Any]] | None = None
+    pages: list[PageWords], limits: ScanLimits, warnings: Sequence[Warning] = ()
 ) -> Recognition:
     """Words of every page into documents, with their locators on the pages."""
-    warnings = list(warnings or [])
     if not any(page.words for page in pages):
         raise RecognitionError(ErrorCode.INVALID_DOCUMENT, "no text was found on any page")
     grids: list[PageGrid] = []
@@ -92,42 +103,45 @@ def recognize_pages(
     except NoDocumentFound as exc:
         raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
     status = extraction.status
-    if len(extraction.documents) == len(assembled.documents):
-        for document, index in zip(extraction.documents, assembled.documents, strict=True):
+    documents = [from_wire(document, 2) for document in extraction.documents]
+    if len(documents) == len(assembled.documents):
+        documents = [
             relocate(document, assembled.origins[index], assembled.pages[index])
+            for document, index in zip(documents, assembled.documents, strict=True)
+        ]
     ocr_pages = sum(page.source == "ocr" for page in pages)
     if ocr_pages:
-        for document in extraction.documents:
+        for position, document in enumerate(documents):
             flagged = _low_confidence_rows(document, limits.min_row_confidence)
-            document["warnings"].extend(flagged)
             if flagged:
+                documents[position] = replace(document, warnings=document.warnings + flagged)
                 status = "needs_check"
     return Recognition(
-        documents=extraction.documents,
+        documents=documents,
         group_schema=extraction.group_schema,
         status=status,
-        warnings=warnings + extraction.warnings,
+        warnings=[*warnings, *warnings_from(extraction.warnings, SchemaVersion(2, 0))],
         metrics={"pages": len(pages), "ocr_pages": ocr_pages},
         raw={RAW_NAME: raw_words(pages)},
     )
 
 
-def _low_confidence_rows(document: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+def _low_confidence_rows(document: Document, threshold: float) -> tuple[Warning, ...]:
     """One warning per OCR row read with low confidence, pointing at its box on the page."""
-    out: list[dict[str, Any]] = []
-    for key in ("rows", "transactions"):
-        for row in document.get(key) or []:
-            if row["confidence"] < threshold:
-                out.append(
-                    {
-                        "code": "LOW_CONFIDENCE_ROW",
-                        "severity": "warning",
-                        "message": f"Строка распознана неуверенно ({row['confidence']}): "
-                        "сверьте суммы с изображением",
-                        "locator": dict(row["locator"]),
-                    }
-                )
-    return out
+    rows: Sequence[TrialBalanceRow | Transaction] = (
+        document.transactions if isinstance(document, Statement) else document.rows
+    )
+    return tuple(
+        Warning(
+            code="LOW_CONFIDENCE_ROW",
+            severity=Severity.WARNING,
+            message=f"Строка распознана неуверенно ({row.confidence}): "
+            "сверьте суммы с изображением",
+            locator=row.locator,
+        )
+        for row in rows
+        if row.confidence < threshold
+    )
 
 
 class _LazyEngine:

@@ -3,16 +3,23 @@ sandboxed child process, so it is a pure module-level function of picklable argu
 
 from __future__ import annotations
 
-from typing import Any
-
 from document_extraction import NoDocumentFound, extract
-from recognition_contract import ErrorCode, FileType
+from recognition_contract import (
+    ErrorCode,
+    FileType,
+    SchemaVersion,
+    Severity,
+    Warning,
+    from_wire,
+    warnings_from,
+)
 from recognition_worker import Recognition, RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import Container, sniff
 from tabular_parser.workbook import WorkbookRead, read_workbook
 
 TYPE_NAMES = {Container.XLSX: "XLSX", Container.XLSB: "XLSB", Container.XLS: "XLS"}
+WIRE = SchemaVersion(2, 0)
 
 
 def recognize(
@@ -22,17 +29,16 @@ def recognize(
     password-protected, over the limits), INVALID_DOCUMENT (no data at all),
     RECOGNITION_FAILED (data, but neither a trial balance nor a statement)."""
     container = sniff(source)
-    warnings: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
     if container.value != file_type.value:
         # Renamed files are common (an .xls saved as .xlsx): read what the file really is.
         warnings.append(
-            {
-                "code": "FILE_TYPE_MISMATCH",
-                "severity": "info",
-                "message": f"Файл «{original_name}» объявлен как {file_type.value}, "
+            Warning(
+                code="FILE_TYPE_MISMATCH",
+                severity=Severity.INFO,
+                message=f"Файл «{original_name}» объявлен как {file_type.value}, "
                 f"а по содержимому это {TYPE_NAMES[container]}",
-                "locator": None,
-            }
+            )
         )
     read = read_workbook(source, container, limits)
     if not _has_data(read):
@@ -41,13 +47,15 @@ def recognize(
         extraction = extract(read.grids)
     except NoDocumentFound as exc:
         raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
-    warnings += read.warnings
-    warnings += extraction.warnings
+    # The workbook reader and extraction still hand over 2.x JSON; typed from here on.
+    read_warnings = warnings_from(read.warnings, WIRE)
+    warnings += read_warnings
+    warnings += warnings_from(extraction.warnings, WIRE)
     status = extraction.status
-    if any(w["severity"] != "info" for w in read.warnings):
+    if any(w.severity is not Severity.INFO for w in read_warnings):
         status = "needs_check"  # part of the workbook was not read: a person must look
     return Recognition(
-        documents=extraction.documents,
+        documents=[from_wire(document, WIRE.major) for document in extraction.documents],
         group_schema=extraction.group_schema,
         status=status,
         warnings=warnings,

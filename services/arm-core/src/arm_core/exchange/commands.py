@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from uuid import UUID
 
+from recognition_contract import Warning
+
 ResultStatus = Literal["done", "needs_check", "error"]
 
 
@@ -44,4 +46,4 @@ class ApplyResult:
     error_code: str | None
     error_message: str | None
     metrics: dict[str, Any] = field(default_factory=dict)
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: tuple[Warning, ...] = ()

@@ -23,6 +23,7 @@ from arm_core.exchange.commands import AckJob, ApplyResult
 from arm_core.exchange.wire import UnusableMessage, command_from_message
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
+from recognition_contract import warnings_to_wire
 
 log = get_logger(__name__)
 
@@ -241,7 +242,7 @@ class Inbox:
                     conn, result.result.bucket, result.result.key, "results", result.service_name
                 )
             metrics = dict(result.metrics)
-            metrics["warnings"] = result.warnings
+            metrics["warnings"] = warnings_to_wire(result.warnings, 2)
             if result.raw_key is not None:
                 metrics["raw_s3_key"] = result.raw_key
                 if result.result is not None:

@@ -81,5 +81,5 @@ def command_from_envelope(envelope: ResultEnvelope, msg_id: str | None) -> AckJo
         error_code=error.code.value if error is not None else None,
         error_message=error.message if error is not None else None,
         metrics=dict(envelope.metrics),
-        warnings=[warning.as_json() for warning in envelope.warnings],
+        warnings=envelope.warnings,
     )

@@ -14,7 +14,6 @@ import uuid
 from typing import Any
 
 from arm_core.db.pool import Connection, Pool
-from arm_core.mapping.mappers import MAPPERS
 from arm_core.mapping.store import write_documents
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
@@ -123,21 +122,20 @@ class Mapping:
             if exc.reason == Reason.UNKNOWN_MAJOR:
                 raise MappingFailed(f"неизвестная версия результата: {exc.message}") from None
             raise MappingFailed(f"результат не соответствует схеме: {exc.message}") from None
-        mapped = MAPPERS[result.version.major](result)
-        if mapped.job_id != str(job["job_id"]) or mapped.file_id != str(job["file_id"]):
-            raise MappingFailed("файл результата относится к другому заданию или файлу")
-        if mapped.status != job["status"]:
-            raise MappingFailed(
-                f"статус в файле результата ({mapped.status}) не совпадает со статусом задания"
-            )
         job_id = uuid.UUID(str(job["job_id"]))
-        await write_documents(conn, job_id, job["file_id"], mapped.documents)
+        if result.job_id != job_id or result.file_id != uuid.UUID(str(job["file_id"])):
+            raise MappingFailed("файл результата относится к другому заданию или файлу")
+        if result.status != job["status"]:
+            raise MappingFailed(
+                f"статус в файле результата ({result.status}) не совпадает со статусом задания"
+            )
+        await write_documents(conn, job_id, job["file_id"], result.documents)
         await conn.execute(
             FINISH,
             {
                 "job_id": job_id,
-                "group_schema": mapped.group_schema,
+                "group_schema": result.group_schema,
                 "file_status": FILE_STATUS[job["status"]],
             },
         )
-        return len(mapped.documents)
+        return len(result.documents)

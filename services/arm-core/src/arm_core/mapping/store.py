@@ -1,13 +1,26 @@
-"""Writing mapped documents: one COPY per table, so a 100,000-row trial balance is cheap."""
+"""Writing the documents of a result file: one COPY per table, so a 100,000-row trial balance
+is cheap. Amounts become ``numeric``, locators, totals and warnings ``jsonb`` in the contract's
+2.x form (a 1.x warning is stored as its ``LEGACY_WARNING`` structure)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from decimal import Decimal
 
 from psycopg.types.json import Jsonb
 
 from arm_core.db.pool import Connection
-from arm_core.mapping.documents import Document, Period
+from recognition_contract import (
+    Document,
+    Period,
+    Statement,
+    TrialBalance,
+    amount,
+    locator_to_wire,
+    totals_to_wire,
+    warnings_to_wire,
+)
 
 INSERT_DOCUMENT = """
 INSERT INTO document (id, job_id, file_id, position, kind, variant, title, organisation_name,
@@ -50,8 +63,47 @@ def _period(period: Period | None) -> dict[str, object]:
     }
 
 
+def _confidence(value: float) -> Decimal:
+    # Through its shortest text, as the number was written in the file (99.9, not 99.90000...).
+    return Decimal(str(value))
+
+
+def _columns(doc: Document) -> dict[str, object]:
+    """The ``document`` columns of a trial balance or of a statement (whose organisation,
+    period and currency are its holder's, its header's period and its account's)."""
+    if isinstance(doc, TrialBalance):
+        organisation, account = doc.organisation, doc.account
+        return {
+            "kind": "osv",
+            "variant": doc.variant,
+            "title": doc.title,
+            "organisation_name": organisation.name if organisation else None,
+            "organisation_tax_id": organisation.tax_id if organisation else None,
+            **_period(doc.period),
+            "currency": doc.currency,
+            "unit": doc.unit,
+            "account_code": account.code if account else None,
+            "account_name": account.name if account else None,
+            "totals": Jsonb(totals_to_wire(doc.totals)) if doc.totals is not None else None,
+        }
+    header = doc.header
+    return {
+        "kind": "statement",
+        "variant": None,
+        "title": None,
+        "organisation_name": header.holder_name,
+        "organisation_tax_id": header.holder_tax_id,
+        **_period(header.period),
+        "currency": header.currency,
+        "unit": None,
+        "account_code": None,
+        "account_name": None,
+        "totals": None,
+    }
+
+
 async def write_documents(
-    conn: Connection, job_id: uuid.UUID, file_id: uuid.UUID, documents: list[Document]
+    conn: Connection, job_id: uuid.UUID, file_id: uuid.UUID, documents: Sequence[Document]
 ) -> None:
     for position, doc in enumerate(documents):
         document_id = uuid.uuid4()
@@ -62,63 +114,62 @@ async def write_documents(
                 "job_id": job_id,
                 "file_id": file_id,
                 "position": position,
-                "kind": doc.kind,
-                "variant": doc.variant,
-                "title": doc.title,
-                "organisation_name": doc.organisation_name,
-                "organisation_tax_id": doc.organisation_tax_id,
-                **_period(doc.period),
-                "currency": doc.currency,
-                "unit": doc.unit,
-                "account_code": doc.account_code,
-                "account_name": doc.account_name,
-                "confidence": doc.confidence,
-                "warnings": Jsonb(doc.warnings),
-                "locator": Jsonb(doc.locator),
-                "totals": Jsonb(doc.totals) if doc.totals is not None else None,
+                **_columns(doc),
+                "confidence": _confidence(doc.confidence),
+                "warnings": Jsonb(warnings_to_wire(doc.warnings, 2)),
+                "locator": Jsonb(locator_to_wire(doc.locator)),
             },
         )
-        if doc.header is not None:
-            header = doc.header
-            await conn.execute(
-                INSERT_HEADER,
-                {
-                    "document_id": document_id,
-                    "bank_name": header.bank_name,
-                    "bank_bic": header.bank_bic,
-                    "account": header.account,
-                    "currency": header.currency,
-                    "holder_name": header.holder_name,
-                    "holder_tax_id": header.holder_tax_id,
-                    **_period(header.period),
-                    "opening_balance": header.opening_balance,
-                    "closing_balance": header.closing_balance,
-                    "total_debit": header.total_debit,
-                    "total_credit": header.total_credit,
-                },
-            )
-        if doc.rows:
+        if isinstance(doc, Statement):
+            await _write_statement(conn, document_id, doc)
+        elif doc.rows:
             async with conn.cursor().copy(COPY_ROWS) as copy:
                 for index, row in enumerate(doc.rows):
                     await copy.write_row(
                         (
-                            document_id, index, row.row_id, row.parent_row_id, row.kind,
-                            row.level, row.account, row.name, row.opening_debit,
-                            row.opening_credit, row.turnover_debit, row.turnover_credit,
-                            row.closing_debit, row.closing_credit, row.confidence,
-                            Jsonb(row.locator),
+                            document_id, index, row.id, row.parent, row.kind, row.level,
+                            row.code, row.name, amount(row.opening_debit),
+                            amount(row.opening_credit), amount(row.turnover_debit),
+                            amount(row.turnover_credit), amount(row.closing_debit),
+                            amount(row.closing_credit), _confidence(row.confidence),
+                            Jsonb(locator_to_wire(row.locator)),
                         )
                     )  # fmt: skip
-        if doc.transactions:
-            async with conn.cursor().copy(COPY_TRANSACTIONS) as copy:
-                for index, line in enumerate(doc.transactions):
-                    await copy.write_row(
-                        (
-                            document_id, index, line.date, line.number, line.debit, line.credit,
-                            line.debit_equivalent, line.credit_equivalent,
-                            line.counterparty_name, line.counterparty_tax_id,
-                            line.counterparty_account, line.counterparty_bank,
-                            line.counterparty_bank_bic, line.purpose, line.confidence,
-                            Jsonb(line.locator),
-                        )
-                    )  # fmt: skip
+
+
+async def _write_statement(conn: Connection, document_id: uuid.UUID, doc: Statement) -> None:
+    header = doc.header
+    await conn.execute(
+        INSERT_HEADER,
+        {
+            "document_id": document_id,
+            "bank_name": header.bank_name,
+            "bank_bic": header.bank_bic,
+            "account": header.account,
+            "currency": header.currency,
+            "holder_name": header.holder_name,
+            "holder_tax_id": header.holder_tax_id,
+            **_period(header.period),
+            "opening_balance": amount(header.opening_balance),
+            "closing_balance": amount(header.closing_balance),
+            "total_debit": amount(header.total_debit),
+            "total_credit": amount(header.total_credit),
+        },
+    )
+    if not doc.transactions:
+        return
+    async with conn.cursor().copy(COPY_TRANSACTIONS) as copy:
+        for index, line in enumerate(doc.transactions):
+            equivalents = line.equivalents
+            await copy.write_row(
+                (
+                    document_id, index, line.date, line.number, amount(line.debit),
+                    amount(line.credit),
+                    amount(equivalents.debit) if equivalents else None,
+                    amount(equivalents.credit) if equivalents else None,
+                    line.counterparty_name, line.counterparty_tax_id,
+                    line.counterparty_account, line.counterparty_bank,
+                    line.counterparty_bank_bic, line.purpose, _confidence(line.confidence),
+                    Jsonb(locator_to_wire(line.locator)),
+                )
+            )  # fmt: skip
