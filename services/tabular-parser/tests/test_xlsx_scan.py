@@ -282,6 +282,7 @@ def calamine_extent(data: bytes, name: str = "S") -> tuple[int, int] | None:
         worksheet('<row\tr="1"><c\r\nr="C3"><v>2</v></c></row>'),
         worksheet('<row r="1"><c foo="a>b" r="C3"><v>1</v></c><c><v>1</v></c></row>'),
         worksheet('<row r="1"><c r="A1" r="D4"><v>1</v></c></row>'),
+        worksheet('<row r="1"><c r="A1" r=\'D4\'><v>1</v></c><c r="B1" r = "E2"><v>1</v></c></row>'),
         worksheet('<row r="1"><c r="B2" t="inlineStr"><is><t>x</t></is></c><c><is><r><t>y</t></r>'
                   "</is></c></row>"),
         worksheet('<row r="1"><c r="B2"><f>1+1</f><v>2</v></c><c><f t="shared" si="0"/><v>2</v>'
@@ -294,6 +295,7 @@ def calamine_extent(data: bytes, name: str = "S") -> tuple[int, int] | None:
         "empty-row-and-cells-without-r", "cells-out-of-order", "foreign-prefixes-mixed",
         "dimension-far-beyond", "dimension-short-of-the-cells", "single-quotes-r-last",
         "spaces-around-equals", "tab-and-newline-before-r", "gt-in-a-value", "r-twice",
+        "r-twice-quoted-otherwise",
         "inline-strings", "formulas",
     ],
 )  # fmt: skip

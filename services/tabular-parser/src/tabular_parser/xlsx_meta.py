@@ -312,6 +312,9 @@ class _Unbounded(Exception):
 # these wherever it stands in its tag (calamine takes the last r of a tag), and a value that is
 # not letters then digits makes calamine refuse the sheet rather than place a cell.
 _R_VALUE = rb"r[ \t\r\n]*=[ \t\r\n]*[\"']"
+# Any r written otherwise than r=": with none in a chunk, the plain form is the only one to
+# search for, and a search that starts with a literal runs much faster.
+_UNUSUAL_R: Final = re.compile(rb"r(?:[ \t\r\n]+=|=[ \t\r\n'])")
 _REFERENCE: Final = re.compile(_R_VALUE + rb"([A-Za-z]+)0*([0-9]+)[\"']")
 # Cell tags calamine reads, plain ones first: unprefixed, and a superset of the prefixed.
 _PLAIN_CELL: Final = b'<c r="'
@@ -386,7 +389,7 @@ def _furthest(body: bytes, row: int, letters: bytes) -> tuple[int, bytes]:
     last = _PLAIN_REFERENCE.match(body, max(body.rfind(b'c r="'), 0))
     if last is not None:
         row, letters = max(row, int(last.group(2))), _wider(letters, last.group(1).upper())
-    if _beyond(row, letters).search(body) is None:
+    if _beyond(row, letters, _UNUSUAL_R.search(body) is None).search(body) is None:
         return row, letters
     for found_letters, found_row in _REFERENCE.findall(body):
         row, letters = max(row, int(found_row)), _wider(letters, found_letters.upper())
@@ -399,10 +402,11 @@ def _wider(letters: bytes, other: bytes) -> bytes:
 
 
 @functools.lru_cache(maxsize=64)
-def _beyond(row: int, letters: bytes) -> re.Pattern[bytes]:
-    """r values naming a row after ``row`` or a column right of ``letters``."""
+def _beyond(row: int, letters: bytes, plain: bool) -> re.Pattern[bytes]:
+    """r values naming a row after ``row`` or a column right of ``letters``; only those
+    written r=" if ``plain``."""
     return re.compile(
-        _R_VALUE
+        (b'r="' if plain else _R_VALUE)
         + rb"(?:(?i:"
         + _above(letters, b"[A-Z]", b"Z")
         + rb")[0-9]+|[A-Za-z]+0*(?:"
