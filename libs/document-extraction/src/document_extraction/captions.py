@@ -228,6 +228,13 @@ class HeaderRepeats:
 
     def __init__(self, rows: Sequence[Sequence[CellValue]], first: int, last: int) -> None:
         self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
+        self.firsts = {signature[0] for signature in self.signatures}
 
     def __contains__(self, row: Sequence[CellValue]) -> bool:
-        return row_signature(row) in self.signatures or is_column_number_row(row)
+        first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
+        text = caption_text(first)
+        # Only a row that starts as a header row or a run of numbers does can be one (the full
+        # comparison is then made); the body's rows almost never do.
+        if text in self.firsts:
+            return row_signature(row) in self.signatures or is_column_number_row(row)
+        return text.isdigit() and is_column_number_row(row)

@@ -153,9 +153,12 @@ CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
 def read_cents(cell: CellValue) -> Cents:
     if cell is None:
         return NO_CENTS
-    if type(cell) is float and -CENTS_LIMIT < cell < CENTS_LIMIT and cell == round(cell, 2):
-        # The double nearest to a two-decimal number: its cents are exact after rounding.
-        return Cents(round(cell * 100))
+    if type(cell) is float and -CENTS_LIMIT < cell < CENTS_LIMIT:
+        # The double nearest to a two-decimal number is the only one whose cents, rounded and
+        # divided back, give it again: its cents are then exact.
+        cents = round(cell * 100)
+        if cents / 100 == cell:
+            return Cents(cents)
     if type(cell) is int and -CENTS_LIMIT < cell < CENTS_LIMIT:
         return Cents(cell * 100)
     amount = parse_amount(cell)

@@ -36,6 +36,8 @@ _TOTALS = re.compile(r"^(?:итого|всего|итог)(?![а-яa-z])")
 _NOT_THE_DOCUMENT = re.compile(
     r"^(?:кол(?:ичество|-во|\.)?|колво|ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])"
 )
+# What may stand before the first letter of a caption: spaces and soft hyphens.
+_LEADING = " \t\u00a0\u00ad"
 # Body rows looked at to tell how signed balances are printed.
 _SIGN_ROWS = 200
 # Distinct text amounts remembered per sheet; beyond this they are read afresh.
@@ -58,21 +60,14 @@ def is_other_indicator(text: str) -> bool:
 
 def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
     """The first text left of the money columns, in whichever column it stands (a totals or
-    quantity caption is in the code column of one layout and in the name column of another)."""
+    quantity caption is in the code column of one layout and in the name column of another),
+    when it starts with a letter: codes, the usual labels, are no caption."""
     for cell in row[:last_text_col]:
         if isinstance(cell, str) and cell.strip():
+            if not cell.lstrip(_LEADING)[:1].isalpha():
+                return None
             return norm(cell)
     return None
-
-
-def _totals_label(row: Sequence[CellValue], last_text_col: int) -> bool:
-    text = _first_text(row, last_text_col)
-    return text is not None and is_totals_label(text)
-
-
-def _quantity_row(row: Sequence[CellValue], last_text_col: int) -> bool:
-    text = _first_text(row, last_text_col)
-    return text is not None and is_quantity_label(text)
 
 
 def _indent(cell: CellValue) -> int:
@@ -86,10 +81,8 @@ def _is_signature(row: Sequence[CellValue], money_cols: Sequence[int]) -> bool:
     """The signature lines under the table ("Главный бухгалтер ____ (подпись)"): their words,
     and no amount in any money column (a "(подпись)" caption may stand in one)."""
     text = " ".join(norm(c) for c in row if isinstance(c, str))
-    if not _SIGNATURE.search(text):
-        return False
-    return all(
-        read_cents(cell).value is None for cell in _cells(row, money_cols) if not is_empty(cell)
+    return _SIGNATURE.search(text) is not None and all(
+        read_cents(cell).value is None for cell in _cells(row, money_cols)
     )
 
 
@@ -128,12 +121,12 @@ class _Amounts:
         values: list[int | None] = []
         worst = 0
         empty = True
-        cells = _cells(row, self.money_cols)
-        for position, (col, cell) in enumerate(zip(self.money_cols, cells, strict=True)):
+        width = len(row)
+        for position, col in enumerate(self.money_cols):
             if position - 1 in self.signed:
                 values.append(values[-1])  # the signed column, read once
                 continue
-            cents = self.cents(cell)
+            cents = self.cents(row[col] if col < width else None)
             if cents.problem is not None:
                 warnings.append(
                     warning(
@@ -287,7 +280,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             continue
         width = len(row)
         label_cell = row[label_col] if label_col < width else None
-        if _totals_label(row, first_money):
+        caption = _first_text(row, first_money)
+        if caption is not None and is_totals_label(caption):
             # The last totals line is the document's; one with rows after it was a subtotal
             # ("Итого по разделу"), which is neither a row nor the totals.
             totals_index = index
@@ -295,7 +289,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
             totals_values = amounts_of.read(row, index, totals_warnings)[0]
             last_index = index
             continue
-        if _quantity_row(row, first_money):
+        if caption is not None and is_quantity_label(caption):
             continue
         if indicator_col is not None and indicator_col < width:
             indicator = row[indicator_col]
@@ -305,9 +299,11 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                     skip = indicator_skips[indicator] = is_other_indicator(norm(indicator))
                 if skip:
                     continue
-        if _is_signature(row, money_cols):
-            break
+        mark = len(warnings)
         values, penalty, empty = amounts_of.read(row, index, warnings)
+        if values.count(None) == 6 and _is_signature(row, money_cols):
+            del warnings[mark:]  # a "(подпись)" caption in a money column is no amount
+            break
         if is_empty(label_cell):
             name_cell = row[name_col] if name_col is not None and name_col < width else None
             if not is_empty(name_cell):

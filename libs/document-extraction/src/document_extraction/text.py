@@ -16,8 +16,9 @@ def norm(cell: CellValue) -> str:
     if not isinstance(cell, str):
         return ""
     text = cell.replace("\u00ad", "")
-    text = _HYPHEN_BREAK.sub("", text)
-    return _SPACE.sub(" ", text).strip().lower().replace("ё", "е")
+    if "\n" in text and "-" in text:
+        text = _HYPHEN_BREAK.sub("", text)
+    return " ".join(text.split()).lower().replace("ё", "е")
 
 
 def clean(cell: CellValue) -> str | None:
