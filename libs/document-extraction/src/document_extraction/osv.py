@@ -20,7 +20,7 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import Cents, format_cents, read_cents
+from document_extraction.numbers import NO_CENTS, Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
 
@@ -118,38 +118,36 @@ class _Amounts:
         self, row: Sequence[CellValue], index: int, warnings: list[dict[str, Any]]
     ) -> tuple[list[int | None], int, bool]:
         """Cents of the six money cells, the worst reading cost, and whether all are empty."""
-        values: list[int | None] = []
-        worst = 0
-        empty = True
         width = len(row)
-        for position, col in enumerate(self.money_cols):
-            if position - 1 in self.signed:
-                values.append(values[-1])  # the signed column, read once
+        readings = [self.cents(row[c]) if c < width else NO_CENTS for c in self.money_cols]
+        values = [reading.value for reading in readings]
+        worst = max(reading.penalty for reading in readings)
+        empty = values.count(None) == 6
+        for position, reading in enumerate(readings):
+            if reading.problem is None and reading.printed is None:
                 continue
-            cents = self.cents(row[col] if col < width else None)
-            if cents.problem is not None:
+            if position - 1 in self.signed:
+                continue  # the signed column, read once
+            col = self.money_cols[position]
+            if reading.problem is not None:
                 warnings.append(
                     warning(
                         "AMOUNT_UNREADABLE",
-                        f"Сумма не распознана: {cents.problem}",
+                        f"Сумма не распознана: {reading.problem}",
                         self.locate.row(index, col),
                     )
                 )
                 worst = max(worst, UNREADABLE_CELL_PENALTY)
                 empty = False
-            elif cents.value is not None:
-                empty = False
-                worst = max(worst, cents.penalty)
-                if cents.printed is not None:
-                    warnings.append(
-                        warning(
-                            "AMOUNT_PRECISION",
-                            f"Сумма {cents.printed} содержит больше двух знаков после запятой; "
-                            f"в результате {format_cents(cents.value)}",
-                            self.locate.row(index, col),
-                        )
+            else:
+                warnings.append(
+                    warning(
+                        "AMOUNT_PRECISION",
+                        f"Сумма {reading.printed} содержит больше двух знаков после запятой; "
+                        f"в результате {format_cents(reading.value)}",
+                        self.locate.row(index, col),
                     )
-            values.append(cents.value)
+                )
         for i in self.signed:
             value = values[i]
             if value is not None and self.credit_positive:
@@ -399,7 +397,7 @@ def osv_row(
     confidence: float,
     locator: dict[str, Any],
 ) -> dict[str, Any]:
-    od, oc, td, tc, cd, cc = (format_cents(v) for v in cents)
+    od, oc, td, tc, cd, cc = map(format_cents, cents)
     return {
         "id": number,
         "parent": parent,
