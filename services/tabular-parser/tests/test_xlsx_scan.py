@@ -6,8 +6,10 @@ against what python-calamine itself makes of hand-written sheet XML."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
+import string
 import threading
 import zipfile
 from collections.abc import Callable
@@ -18,6 +20,7 @@ from python_calamine import CalamineWorkbook
 from recognition_contract import ErrorCode, FileType, Locator
 from recognition_worker import RecognitionError
 from tabular_parser import testing as books
+from tabular_parser import xlsx_meta
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.recognize import recognize
 from tabular_parser.testing import Sheet
@@ -420,3 +423,22 @@ def test_mangled_xml_is_bounded_or_fails_closed(layout: str) -> None:
         assert extent[0] <= meta.max_row and extent[1] <= meta.max_column, bytes(body)
         outcomes["bounded"] += 1
     assert all(outcomes.values()), outcomes
+
+
+def test_the_expression_for_a_numeral_beyond_matches_exactly_the_greater_ones() -> None:
+    # The whole bound rests on it: one search per chunk for an r value past the furthest one.
+    for value in (0, 1, 9, 10, 99, 100, 54_321, 100_008):
+        above = re.compile(xlsx_meta._above(str(value).encode(), b"[0-9]", b"9"))
+        for number in range(120_000):
+            assert (above.fullmatch(str(number).encode()) is not None) is (number > value)
+    names = [
+        letters
+        for size in (1, 2)
+        for letters in itertools.product(string.ascii_uppercase, repeat=size)
+    ]
+    for value in ("", "A", "H", "Z", "AZ", "ZZ"):
+        above = re.compile(b"(?i:" + xlsx_meta._above(value.encode(), b"[A-Z]", b"Z") + b")")
+        for name in map("".join, names):
+            expected = xlsx_meta.column_number(name) > xlsx_meta.column_number(value)
+            for written in (name, name.lower()):
+                assert (above.fullmatch(written.encode()) is not None) is expected

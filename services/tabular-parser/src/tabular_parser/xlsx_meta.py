@@ -317,10 +317,9 @@ _R_VALUE = rb"r[ \t\r\n]*=[ \t\r\n]*[\"']"
 _UNUSUAL_R: Final = re.compile(rb"r(?:[ \t\r\n]+=|=[ \t\r\n'])")
 _REFERENCE: Final = re.compile(_R_VALUE + rb"([A-Za-z]+)0*([0-9]+)[\"']")
 # Cell tags calamine reads, plain ones first: unprefixed, and a superset of the prefixed.
-_PLAIN_CELL: Final = b'<c r="'
+_NOT_PLAIN_CELL: Final = re.compile(rb'<c(?! r=")[ \t\r\n/>]')
 _PLAIN_PREFIXED_CELL: Final = b':c r="'
 _PLAIN_REFERENCE: Final = re.compile(rb'c r="([A-Za-z]+)0*([0-9]+)"')
-_CELL_TAG: Final = re.compile(rb"<c[ \t\r\n/>]")
 _PREFIXED_CELL_TAG: Final = re.compile(rb":c[ \t\r\n/>]")
 _PREFIXED_CELL_END: Final = re.compile(rb"</[^\s:<>]+:c[ \t\r\n]*>")
 
@@ -355,8 +354,7 @@ _UNCLOSED_TAG: Final = re.compile(rb"<(?:\"[>']*+\"|'[>\"]*+')*+(?!>)")
 def _plain_cells(body: bytes) -> bool:
     """Every tag of the chunk that calamine takes for a cell begins ``<c r="`` (or, prefixed,
     ``<x:c r="``), so every cell is where one of the chunk's r values says."""
-    plain = body.count(_PLAIN_CELL)
-    if body.count(b"<c") != plain and len(_CELL_TAG.findall(body)) != plain:
+    if _NOT_PLAIN_CELL.search(body) is not None:
         return False
     if b":c" not in body:
         return True
@@ -417,15 +415,24 @@ def _beyond(row: int, letters: bytes, plain: bool) -> re.Pattern[bytes]:
 
 def _above(value: bytes, digit: bytes, top: bytes) -> bytes:
     """An expression for numerals (digits or column letters, no leading zero or nothing
-    before A) greater than ``value``: longer ones, or a larger digit after a common start."""
+    before A) greater than ``value``: of its length, then longer ones."""
     first = b"[1-9]" if digit == b"[0-9]" else digit
-    alternatives = [first + digit + b"{%d,}" % len(value) if value else first + digit + b"*"]
-    for at, char in enumerate(value):
-        if char != top[0]:
-            larger = bytes([char + 1])
-            start = value[:at] + (b"[" + larger + b"-" + top + b"]")
-            alternatives.append(start + digit + b"{%d}" % (len(value) - at - 1))
-    return b"|".join(alternatives)
+    if not value:
+        return first + digit + b"*"
+    same = _above_of_length(value, digit, top)
+    return (same + b"|" if same else b"") + first + digit + b"{%d,}" % len(value)
+
+
+def _above_of_length(value: bytes, digit: bytes, top: bytes) -> bytes:
+    # Nested by common start (5 then 4 of 54321), so a numeral fails at its first differing
+    # digit instead of once per alternative.
+    head, rest = value[0], value[1:]
+    options = []
+    if head != top[0]:
+        options.append(b"[%c-%c]" % (head + 1, top[0]) + digit + b"{%d}" % len(rest))
+    if rest and (inner := _above_of_length(rest, digit, top)):
+        options.append(bytes([head]) + b"(?:" + inner + b")")
+    return b"|".join(options)
 
 
 class _Reading:
