@@ -205,3 +205,35 @@ def test_title_fields_wherever_on_the_line_they_stand() -> None:
     assert titles.currency == "RUB"
     assert titles.unit == "thousands"
     assert titles.period is not None and titles.period.text == "за 2024 г."
+
+
+def test_income_and_outgo_turnovers_are_put_on_the_side_the_rows_balance_on() -> None:
+    rows = [
+        ["Контрагент", "Нач. остаток Дт", "Нач. остаток Кт", "Приход", "Расход",
+         "Кон. остаток Дт", "Кон. остаток Кт"],
+        ["ООО «Альфа»", None, 100.0, 30.0, 80.0, None, 50.0],
+        ["ООО «Бета»", None, 50.0, 50.0, 20.0, None, 80.0],
+        ["Итого", None, 150.0, 80.0, 100.0, None, 130.0],
+    ]  # fmt: skip
+    extraction = extract([Grid("Взаиморасчеты", rows)])
+    document = extraction.documents[0]
+    assert [(r["turnover_debit"], r["turnover_credit"]) for r in document["rows"]] == [
+        ("80.00", "30.00"), ("20.00", "50.00"),
+    ]  # fmt: skip
+    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
+        ("SIGN_CONVENTION", "info")
+    ]
+    assert extraction.status == "done"
+
+
+def test_active_and_passive_balance_captions() -> None:
+    rows = [
+        ["Счет", "Сальдо на начало", None, "Обороты", None, "Сальдо на конец", None],
+        [None, "Актив", "Пассив", "Дебет", "Кредит", "Актив", "Пассив"],
+        ["01", 100.0, None, None, None, 100.0, None],
+        ["80", None, 100.0, None, None, None, 100.0],
+        ["Итого", 100.0, 100.0, None, None, 100.0, 100.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    assert extraction.documents[0]["rows"][1]["opening_credit"] == "100.00"
+    assert extraction.status == "done"

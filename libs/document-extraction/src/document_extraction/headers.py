@@ -61,6 +61,8 @@ class OsvHeader:
     money: dict[str, int]
     label_caption: str
     confidence: float
+    # Turnovers captioned «Приход | Расход»: which is the debit the body's arithmetic decides.
+    turnover_assumed: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,9 @@ def _money_group(words: frozenset[str]) -> str | None:
 
 
 _UNNAMED_WORDS = frozenset({"сумма", "дебет", "кредит", "период"})
+_INCOME_WORDS = frozenset({"приход", "поступление", "поступило", "получено"})
+_OUTGO_WORDS = frozenset({"расход", "выбытие", "выбыло", "списание", "списано"})
+MOVEMENT = "movement"
 
 
 def money_role(column: Column) -> tuple[str, str | None] | None:
@@ -130,7 +135,14 @@ def money_role(column: Column) -> tuple[str, str | None] | None:
     group = _money_group(words)
     if group is None:
         # "Сумма по дебету" between the balances: a turnover that does not say so.
-        return ("unnamed", side) if side is not None and words <= _UNNAMED_WORDS else None
+        if side is not None and words <= _UNNAMED_WORDS:
+            return "unnamed", side
+        # "Приход | Расход": turnovers whose side the body's arithmetic confirms or turns.
+        if column.own & _INCOME_WORDS:
+            return MOVEMENT, "debit"
+        if column.own & _OUTGO_WORDS:
+            return MOVEMENT, "credit"
+        return None
     return group, side
 
 
@@ -159,11 +171,12 @@ def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
         unsided = [i for i, (g, side) in roles.items() if side is None and _placed(g, i) == group]
         if len(unsided) == 1:
             money[f"{group}_debit"] = money[f"{group}_credit"] = unsided[0]
-    if "turnover_debit" not in money and "turnover_credit" not in money:
-        for side in ("debit", "credit"):
-            if f"unnamed_{side}" in money:
-                money[f"turnover_{side}"] = money[f"unnamed_{side}"]
-    money = {f: c for f, c in money.items() if not f.startswith("unnamed")}
+    for stand_in in ("unnamed", MOVEMENT):
+        if "turnover_debit" not in money and "turnover_credit" not in money:
+            for side in ("debit", "credit"):
+                if f"{stand_in}_{side}" in money:
+                    money[f"turnover_{side}"] = money[f"{stand_in}_{side}"]
+    money = {f: c for f, c in money.items() if f.split("_")[0] not in ("unnamed", MOVEMENT)}
     return money if len(money) == 6 else None
 
 
@@ -225,6 +238,8 @@ def _osv_header(
     label_caption = captions.get(label_col, "")
     if name_col == label_col:
         name_col = None
+    by_index = {c.index: c for c in columns}
+    turnover_role = money_role(by_index[money["turnover_debit"]])
     return OsvHeader(
         first_row=first,
         last_row=_header_end(rows, last),
@@ -234,6 +249,7 @@ def _osv_header(
         money=money,
         label_caption=label_caption,
         confidence=confidence,
+        turnover_assumed=turnover_role is not None and turnover_role[0] == MOVEMENT,
     )
 
 

@@ -86,6 +86,21 @@ def _is_signature(row: Sequence[CellValue], money_cols: Sequence[int]) -> bool:
     )
 
 
+def _turnovers_turned(
+    rows: Sequence[Sequence[CellValue]], start: int, money_cols: Sequence[int]
+) -> bool:
+    """Whether more rows balance with the two turnover columns the other way round."""
+    signed = [money_cols[i] == money_cols[i + 1] for i in (0, 4)]
+    as_captioned = turned = 0
+    for row in rows[start : start + _SIGN_ROWS]:
+        od, oc, td, tc, cd, cc = (read_cents(c).value or 0 for c in _cells(row, money_cols))
+        opening = od if signed[0] else od - oc  # a signed balance column is read once
+        closing = cd if signed[1] else cd - cc
+        as_captioned += closing == opening + td - tc
+        turned += closing == opening + tc - td
+    return turned > as_captioned
+
+
 def _cells(row: Sequence[CellValue], columns: Sequence[int]) -> list[CellValue]:
     width = len(row)
     return [row[c] if c < width else None for c in columns]
@@ -231,6 +246,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     name_col = header.name_col
     indicator_col = header.indicator_col
     money_cols = tuple(header.money[f] for f in MONEY_FIELDS)
+    if header.turnover_assumed and _turnovers_turned(rows, header.last_row + 1, money_cols):
+        od, oc, td, tc, cd, cc = money_cols
+        money_cols = (od, oc, tc, td, cd, cc)
     first_money = min(money_cols)
     formats = grid.number_formats
     # Only the label column's formats matter; looked up by row.
@@ -244,6 +262,16 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     codes = _CodeTree()
     amounts_of = _Amounts(money_cols, locate)
     warnings: list[dict[str, Any]] = []
+    if money_cols[2] != header.money["turnover_debit"]:
+        warnings.append(
+            warning(
+                "SIGN_CONVENTION",
+                "«Расход» прочитан как оборот по дебету, «Приход» как оборот по кредиту: только "
+                "так сходятся строки (сальдо на конец = сальдо на начало + Дт − Кт)",
+                locate.where(),
+                INFO,
+            )
+        )
     if amounts_of.choose_sign(rows, header.last_row + 1):
         warnings.append(
             warning(
