@@ -123,3 +123,20 @@ def test_debit_and_credit_columns_named_from_the_banks_books_are_read_the_other_
         ("SIGN_CONVENTION", "info")
     ]
     assert extraction.status == "done"
+
+
+def test_declined_operations_are_left_out_and_counted() -> None:
+    rows = [
+        ["Дата операции", "Статус", "Сумма операции", "Описание"],
+        ["2023-06-24", "OK", -100.0, "Покупка"],
+        ["2023-06-24", "FAILED", -5000.0, "Покупка"],
+        ["2023-06-25", "OK", 300.0, "Пополнение"],
+    ]
+    document = extract([Grid("Sheet1", rows)]).documents[0]
+    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+        ("100.00", None), (None, "300.00"),
+    ]  # fmt: skip
+    assert [(w["code"], w["severity"]) for w in document["warnings"]][0] == (
+        "OPERATION_NOT_EXECUTED",
+        "info",
+    )

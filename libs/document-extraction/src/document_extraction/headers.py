@@ -328,6 +328,8 @@ def statement_role(words: frozenset[str]) -> str | None:
         return "balance"  # a running balance, not an amount or an account
     if "валюта" in words:
         return "currency"
+    if "статус" in words or "состояние" in words:
+        return "status"
     if "счет" in words or "iban" in words or "иик" in words or "р" in words:
         return "account"
     if "дата" in words or DATE_WORD in words:

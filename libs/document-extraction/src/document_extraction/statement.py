@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -154,6 +155,17 @@ def _balances_from_running_balance(
                 INFO,
             )
         )
+
+
+_NOT_EXECUTED = re.compile(
+    r"^(?:failed|declined|rejected|cancel+ed|отклонен\w*|отменен\w*|ошибка|не проведен\w*|"
+    r"не исполнен\w*)$"
+)
+
+
+def _not_executed(cell: CellValue) -> bool:
+    """An operation the bank lists but did not carry out (a declined card payment)."""
+    return isinstance(cell, str) and _NOT_EXECUTED.match(norm(cell)) is not None
 
 
 def _line_labels(row: Sequence[CellValue]) -> dict[str, str]:
@@ -395,6 +407,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     directions: list[str | None] = []
     own_account_col = header.extra.get("own_account")
     own_accounts: set[str] = set()
+    not_executed: Counter[str] = Counter()
 
     transactions: list[dict[str, Any]] = []
     check_lines: list[StatementLine] = []
@@ -471,6 +484,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             _read_head_line(head, row, index, locate, warnings, in_body=True)
             if (head.opening, head.closing) != before:
                 last_index = index
+            continue
+        if _not_executed(cell(row, "status")):
+            not_executed[as_text(cell(row, "status")) or ""] += 1
             continue
         penalty = date_penalty
         debit = credit = None
@@ -558,6 +574,15 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         check_lines.append(StatementLine(index, date, debit, credit))
         last_index = index
 
+    for status, count in not_executed.items():
+        warnings.append(
+            warning(
+                "OPERATION_NOT_EXECUTED",
+                f"Операций со статусом «{status}» (не проведены): {count}; они не учтены",
+                locate.where(),
+                INFO,
+            )
+        )
     readings = (
         signed_readings(signed_values, directions if direction_col is not None else None)
         if signed
