@@ -136,7 +136,5 @@ def test_declined_operations_are_left_out_and_counted() -> None:
     assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
         ("100.00", None), (None, "300.00"),
     ]  # fmt: skip
-    assert [(w["code"], w["severity"]) for w in document["warnings"]][0] == (
-        "OPERATION_NOT_EXECUTED",
-        "info",
-    )
+    first = document["warnings"][0]
+    assert (first["code"], first["severity"]) == ("OPERATION_NOT_EXECUTED", "info")

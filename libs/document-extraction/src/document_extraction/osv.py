@@ -30,12 +30,11 @@ _SIGNATURE = re.compile(
 # A quantity caption as a whole word: "Кол.", "Кол-во", "Количество, шт" — never the start of
 # a name such as "Кольцо" or "Колесников И.И.".
 _QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![а-яa-z])")
-_TOTALS = re.compile(r"^(?:итого|всего|итог)(?![а-яa-z])")
+# Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
+_TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+за\b|\s*:|\s*$))(?![а-яa-z])")
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
 # currency amounts. The document is the accounting (БУ) row.
-_NOT_THE_DOCUMENT = re.compile(
-    r"^(?:кол(?:ичество|-во|\.)?|колво|ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])"
-)
+_OTHER_INDICATOR = re.compile(r"^(?:ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])")
 # What may stand before the first letter of a caption: spaces and soft hyphens.
 _LEADING = " \t\u00a0\u00ad"
 # Body rows looked at to tell how signed balances are printed.
@@ -55,7 +54,7 @@ def is_totals_label(text: str) -> bool:
 
 def is_other_indicator(text: str) -> bool:
     """An indicator sub-row (quantity, tax accounting, currency) that is not the document."""
-    return _NOT_THE_DOCUMENT.match(text) is not None
+    return is_quantity_label(text) or _OTHER_INDICATOR.match(text) is not None
 
 
 def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:

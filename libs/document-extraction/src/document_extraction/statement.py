@@ -46,6 +46,7 @@ from document_extraction.numbers import (
     has_excess_precision,
     parse_amount,
 )
+from document_extraction.osv import is_totals_label
 from document_extraction.readings import (
     choose_reading,
     column_readings,
@@ -69,7 +70,6 @@ _HOLDER = re.compile(
     r"|наименование организации)\b"
 )
 _TAX_LABEL = re.compile(r"^(?:унп|инн|иин|бин)(?:\s*/\s*(?:иин|бин|инн))?\b")
-_TOTALS = re.compile(r"^(?:итого|всего|обороты|оборот за)")
 _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
 _BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
@@ -174,8 +174,12 @@ def _line_labels(row: Sequence[CellValue]) -> dict[str, str]:
     found: dict[str, str] = {}
     texts = [(c, norm(cell)) for c, cell in enumerate(row[:MAX_COLUMNS]) if isinstance(cell, str)]
     for position, (col, text) in enumerate(texts):
-        for name, pattern in (("opening", _OPENING), ("closing", _CLOSING), ("totals", _TOTALS)):
-            if name not in found and pattern.match(text):
+        for name, pattern in (
+            ("opening", _OPENING.match),
+            ("closing", _CLOSING.match),
+            ("totals", is_totals_label),
+        ):
+            if name not in found and pattern(text):
                 found[name] = line_of(list(row[col:MAX_COLUMNS]))
         if position > 0 and not found:
             break  # labels open a line; text further right in a line of data is not one
