@@ -31,7 +31,7 @@ _SIGNATURE = re.compile(
 # a name such as "Кольцо" or "Колесников И.И.".
 _QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![а-яa-z])")
 # Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
-_TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+за\b|\s*:|\s*$))(?![а-яa-z])")
+_TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
 # currency amounts. The document is the accounting (БУ) row.
 _OTHER_INDICATOR = re.compile(r"^(?:ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])")
