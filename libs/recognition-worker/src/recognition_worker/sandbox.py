@@ -172,8 +172,10 @@ def _serve() -> None:
 
 @dataclass
 class _Job:
+    server: socket.socket
+    """The socket of the fork server that runs the job."""
     exited: Future[int | None] = field(default_factory=Future)
-    """The child's exit code (negative: the signal that ended it), None if it never ran."""
+    """The child's exit code (negative: the signal that ended it), None if it is unknown."""
     pid: int | None = None
 
 
@@ -183,7 +185,6 @@ class _ForkServer:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._jobs: dict[int, _Job] = {}
         self._ids = itertools.count()
@@ -193,22 +194,27 @@ class _ForkServer:
             if self._control is None:
                 self._start(preload)
 
-    def launch(self, channel: socket.socket, memory_bytes: int, cyclic_gc: bool) -> int:
-        """Starts a child on ``channel`` (the child's end, which the caller then closes)."""
+    def launch(
+        self, channel: socket.socket, memory_bytes: int, cyclic_gc: bool, preload: Sequence[str]
+    ) -> int:
+        """Starts a child on ``channel`` (the child's end, which the caller then closes), on
+        a new server if the last one died."""
         with self._lock:
-            if self._control is None:
-                raise RecognitionError(ErrorCode.UNKNOWN_ERROR, "the recognition server is gone")
             number = next(self._ids)
-            self._jobs[number] = _Job()
             request = _REQUEST.pack(_START, number, memory_bytes, cyclic_gc)
-            try:
-                socket.send_fds(self._control, [request], [channel.fileno()])
-            except OSError:
-                del self._jobs[number]
-                raise RecognitionError(
-                    ErrorCode.UNKNOWN_ERROR, "the recognition server is gone"
-                ) from None
-            return number
+            for _ in range(2):
+                if self._control is None:
+                    self._start(preload)
+                assert self._control is not None
+                self._jobs[number] = _Job(self._control)
+                try:
+                    socket.send_fds(self._control, [request], [channel.fileno()])
+                    return number
+                except OSError:  # it died before its reader noticed
+                    self._control.close()
+                    self._control = None
+            del self._jobs[number]
+            raise RecognitionError(ErrorCode.UNKNOWN_ERROR, "the recognition server is gone")
 
     def finish(self, number: int) -> int | None:
         """Kills the job's child if it still runs and waits for its exit code (None when the
@@ -223,20 +229,18 @@ class _ForkServer:
             return None
         finally:
             with self._lock:
-                self._jobs.pop(number, None)
+                del self._jobs[number]
 
-    def _kill(self, number: int, job: _Job) -> None:
+    @staticmethod
+    def _kill(number: int, job: _Job) -> None:
         try:
-            if self._control is None:
-                raise OSError("no server")
-            self._control.send(_REQUEST.pack(_KILL, number, 0, False))
+            job.server.send(_REQUEST.pack(_KILL, number, 0, False))
         except OSError:
             # The server died and its children were left to init: no exit code will come.
             if job.pid:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(job.pid, signal.SIGKILL)
-            if not job.exited.done():
-                job.exited.set_result(None)
+            job.exited.set_result(None)
 
     def _start(self, preload: Sequence[str]) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -258,31 +262,32 @@ class _ForkServer:
             process.kill()
             code = process.wait()
             raise RuntimeError(f"the recognition server did not start (exit code {code})")
-        self._process, self._control = process, ours
+        self._control = ours
         threading.Thread(
             target=self._dispatch, args=(process, ours), name="recognition-server", daemon=True
         ).start()
 
     def _dispatch(self, process: subprocess.Popen[bytes], control: socket.socket) -> None:
-        """Hands the server's reports to the jobs; when the server is gone, tells every job
-        still waiting that no exit code will come."""
-        while report := control.recv(_REPORT.size):
-            kind, number, value = _REPORT.unpack(report)
-            with self._lock:
-                job = self._jobs.get(number)
-                if job is None:
-                    continue
-                if kind == _STARTED:
-                    job.pid = value
-                elif kind == _EXITED and not job.exited.done():
-                    job.exited.set_result(None if value == _NO_CODE else value)
+        """Hands the server's reports to its jobs; when the server is gone, tells those that
+        never started that no exit code will come (the others are killed by pid)."""
+        with contextlib.suppress(OSError):  # closed by launch, which found the server dead
+            while report := control.recv(_REPORT.size):
+                kind, number, value = _REPORT.unpack(report)
+                with self._lock:
+                    job = self._jobs.get(number)
+                    if job is None:
+                        continue
+                    if kind == _STARTED:
+                        job.pid = value
+                    elif kind == _EXITED and not job.exited.done():
+                        job.exited.set_result(None if value == _NO_CODE else value)
         process.wait()
         with self._lock:
             if self._control is control:
-                self._control = self._process = None
+                self._control = None
             control.close()
             for job in self._jobs.values():
-                if not job.exited.done() and job.pid is None:
+                if job.server is control and job.pid is None and not job.exited.done():
                     job.exited.set_result(None)
 
 
@@ -339,11 +344,10 @@ class Sandbox:
         if cancel.is_set():
             raise RecognitionError(ErrorCode.UNKNOWN_ERROR, "cancelled before start")
         deadline = time.monotonic() + timeout
-        _SERVER.ensure_running(self._preload)
         ours, theirs = socket.socketpair()
         with theirs:
             try:
-                number = _SERVER.launch(theirs, self._memory_bytes, self._cyclic_gc)
+                number = _SERVER.launch(theirs, self._memory_bytes, self._cyclic_gc, self._preload)
             except BaseException:
                 ours.close()
                 raise
@@ -370,8 +374,9 @@ class Sandbox:
         deadline: float,
         timeout: float,
         cancel: threading.Event,
-    ) -> bytes:
-        """Sends the task, then reads the answer until the child closes its end."""
+    ) -> bytearray:
+        """Sends the task, then reads the answer until the child closes its end (kept as it
+        came: unpickled from there, a result file of tens of megabytes is not copied)."""
 
         def remaining() -> float:
             if cancel.is_set():
@@ -399,13 +404,13 @@ class Sandbox:
                 except TimeoutError:
                     continue
                 if not chunk:
-                    return bytes(answer)
+                    return answer
                 answer += chunk
         except TimeoutError:
             remaining()  # the deadline passed while the task was being sent
             raise
         except (BrokenPipeError, ConnectionResetError):
-            return b""  # the child died before it read the whole task
+            return bytearray()  # the child died before it read the whole task
 
     def _death(self, code: int | None) -> str:
         if code is None:
