@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from document_extraction import Grid, extract
 from document_extraction.analysis import CLOSING, OPENING, TURNOVER, marker_of
+from recognition_contract import AccountRef, Locator
 
 
 def test_marker_wordings() -> None:
@@ -47,25 +49,22 @@ def test_bp_account_analysis_with_a_cash_flow_item_under_the_account() -> None:
     )
     extraction = extract([Grid("Лист_1", rows)])
     document = extraction.documents[0]
-    assert document["variant"] == "account"
-    assert document["account"] == {"code": "51", "name": None}
-    assert document["period"]["from"] == "2023-01-01"
-    assert [
-        (r["id"], r["parent"], r["kind"], r["level"], r["code"], r["name"])
-        for r in document["rows"]
-    ] == [
+    assert document.variant == "account"
+    assert document.account == AccountRef("51", None)
+    assert document.period is not None and document.period.start == date(2023, 1, 1)
+    assert [(r.id, r.parent, r.kind, r.level, r.code, r.name) for r in document.rows] == [
         (1, None, "account", 0, "51", None),
         (2, 1, "subconto", 1, None, "Поступление от продажи продукции"),
     ]
-    account = document["rows"][0]
-    assert (account["opening_debit"], account["turnover_debit"], account["closing_debit"]) == (
+    account = document.rows[0]
+    assert (account.opening_debit, account.turnover_debit, account.closing_debit) == (
         "1480000.00",
         "960000.00",
         "2440000.00",
     )
-    assert document["rows"][1]["locator"] == {"sheet": "Лист_1", "row": 9}
+    assert document.rows[1].locator == Locator(sheet="Лист_1", row=9)
     # A cash-flow item keeps turnovers only: its balances are not checked against the account's.
-    assert [w["code"] for w in document["warnings"]] == ["NO_TOTALS"]
+    assert [w.code for w in document.warnings] == ["NO_TOTALS"]
     assert extraction.status == "done"
 
 
@@ -93,13 +92,13 @@ def test_upp_analysis_with_grand_totals_currency_pair_and_quantities() -> None:
     ]  # fmt: skip
     extraction = extract([Grid("TDSheet", rows)])
     document = extraction.documents[0]
-    assert [(r["code"], r["name"], r["parent"]) for r in document["rows"]] == [
+    assert [(r.code, r.name, r.parent) for r in document.rows] == [
         ("60.31", None, None), (None, "АГРОМАКС ООО", 1),
     ]  # fmt: skip
-    counterparty = document["rows"][1]
-    assert [counterparty[f] for f in ("opening_credit", "turnover_debit", "turnover_credit")] == [
+    counterparty = document.rows[1]
+    assert [getattr(counterparty, f) for f in ("opening_credit", "turnover_debit", "turnover_credit")] == [
         "100.00", "30.00", "50.00",
     ]  # fmt: skip
-    assert counterparty["closing_credit"] == "120.00"
-    assert document["totals"]["closing_credit"] == "120.00"
-    assert extraction.status == "done", document["warnings"]
+    assert counterparty.closing_credit == "120.00"
+    assert document.totals.closing_credit == "120.00"
+    assert extraction.status == "done", document.warnings

@@ -4,12 +4,22 @@ files without documents, and the contract schema."""
 from __future__ import annotations
 
 import copy
+from datetime import date
 from typing import Any
 
 import pytest
 
 from document_extraction import BBox, Extraction, Grid, NoDocumentFound, extract
-from recognition_contract import validate_result_file
+from recognition_contract import (
+    AccountRef,
+    Locator,
+    Organisation,
+    Period,
+    locator_to_wire,
+    to_wire,
+    validate_result_file,
+    warnings_to_wire,
+)
 
 CAPTIONS = [
     "Сальдо на начало периода",
@@ -44,7 +54,11 @@ def osv(body: list[list[Any]] | None = None, totals: list[Any] | None = None) ->
 
 
 def codes(extraction: Extraction) -> list[tuple[str, dict[str, Any] | None]]:
-    return [(w["code"], w["locator"]) for d in extraction.documents for w in d["warnings"]]
+    return [(w.code, where(w.locator)) for d in extraction.documents for w in d.warnings]
+
+
+def where(locator: Locator | None) -> dict[str, Any] | None:
+    return locator_to_wire(locator) if locator is not None else None
 
 
 def wrap(extraction: Extraction) -> dict[str, Any]:
@@ -55,8 +69,8 @@ def wrap(extraction: Extraction) -> dict[str, Any]:
         "status": extraction.status,
         "service": {"name": "tabular-parser", "version": "0.1.0"},
         "group_schema": extraction.group_schema,
-        "documents": extraction.documents,
-        "warnings": extraction.warnings,
+        "documents": [to_wire(document, 2) for document in extraction.documents],
+        "warnings": warnings_to_wire(extraction.warnings, 2),
     }
 
 
@@ -74,16 +88,12 @@ def test_consistent_balance_is_done() -> None:
     assert codes(extraction) == []
     assert extraction.status == "done"
     document = extraction.documents[0]
-    assert [(r["code"], r["level"], r["parent"]) for r in document["rows"]] == [
+    assert [(r.code, r.level, r.parent) for r in document.rows] == [
         ("01", 0, None), ("60", 0, None), ("60.1", 1, 2), ("60.2", 1, 2), ("80", 0, None),
         ("51", 0, None),
     ]  # fmt: skip
-    assert document["period"] == {
-        "from": "2025-01-01",
-        "to": "2025-03-31",
-        "text": "за 1 квартал 2025 г.",
-    }
-    assert document["organisation"] == {"name": "ООО «Промтехснаб»", "tax_id": "192745313"}
+    assert document.period == Period(date(2025, 1, 1), date(2025, 3, 31), "за 1 квартал 2025 г.")
+    assert document.organisation == Organisation("ООО «Промтехснаб»", "192745313")
     validate_result_file(wrap(extraction))
 
 
@@ -128,14 +138,14 @@ def test_text_amounts_and_precision() -> None:
     body[4][3] = "три сотни"
     extraction = extract([Grid("TDSheet", osv(body))])
     document = extraction.documents[0]
-    assert document["rows"][0]["opening_debit"] == "1000.00"
-    assert document["rows"][0]["closing_debit"] == "1000.00"
-    assert document["rows"][0]["confidence"] == 99
+    assert document.rows[0].opening_debit == "1000.00"
+    assert document.rows[0].closing_debit == "1000.00"
+    assert document.rows[0].confidence == 99
     found = codes(extraction)
     assert ("AMOUNT_PRECISION", {"sheet": "TDSheet", "row": 6, "column": "G"}) in found
     assert ("AMOUNT_UNREADABLE", {"sheet": "TDSheet", "row": 10, "column": "D"}) in found
-    assert document["rows"][4]["opening_credit"] is None
-    assert document["rows"][4]["confidence"] == 70
+    assert document.rows[4].opening_credit is None
+    assert document.rows[4].confidence == 70
     validate_result_file(wrap(extraction))
 
 
@@ -144,11 +154,11 @@ def test_numeric_codes_with_and_without_formats() -> None:
     body[0][0] = 1.0
     with_format = extract([Grid("TDSheet", osv(body), number_formats={(5, 0): "00"})])
     without = extract([Grid("TDSheet", osv(body))])
-    assert with_format.documents[0]["rows"][0]["code"] == "01"
-    assert without.documents[0]["rows"][0]["code"] == "01"
-    assert with_format.documents[0]["rows"][0]["confidence"] == 100
-    assert without.documents[0]["rows"][0]["confidence"] < 100
-    assert without.documents[0]["confidence"] < with_format.documents[0]["confidence"]
+    assert with_format.documents[0].rows[0].code == "01"
+    assert without.documents[0].rows[0].code == "01"
+    assert with_format.documents[0].rows[0].confidence == 100
+    assert without.documents[0].rows[0].confidence < 100
+    assert without.documents[0].confidence < with_format.documents[0].confidence
 
 
 def test_quantity_rows_and_signature_are_not_rows() -> None:
@@ -156,8 +166,8 @@ def test_quantity_rows_and_signature_are_not_rows() -> None:
     body.insert(1, ["Количество", None, 5.0, None, 2.0, None, 7.0, None])
     rows = [*osv(body), [], ["Главный бухгалтер", None, "(подпись)"]]
     document = extract([Grid("TDSheet", rows)]).documents[0]
-    assert [r["code"] for r in document["rows"]] == ["01", "60", "60.1", "60.2", "80", "51"]
-    assert document["locator"] == {"sheet": "TDSheet", "row": 1, "row_end": 13}
+    assert [r.code for r in document.rows] == ["01", "60", "60.1", "60.2", "80", "51"]
+    assert document.locator == Locator(sheet="TDSheet", row=1, row_end=13)
 
 
 def test_thousands_and_outline_levels() -> None:
@@ -166,9 +176,9 @@ def test_thousands_and_outline_levels() -> None:
     outline = {8: 1, 9: 1}  # 60.1 and 60.2 one level below 60
     extraction = extract([Grid("TDSheet", rows, outline_levels=outline)])
     document = extraction.documents[0]
-    assert (document["unit"], document["currency"]) == ("thousands", "BYN")
-    assert [r["level"] for r in document["rows"]] == [0, 0, 1, 1, 0, 0]
-    assert document["rows"][0]["opening_debit"] == "1000.00"
+    assert (document.unit, document.currency) == ("thousands", "BYN")
+    assert [r.level for r in document.rows] == [0, 0, 1, 1, 0, 0]
+    assert document.rows[0].opening_debit == "1000.00"
 
 
 def test_ocr_confidence_and_page_locators() -> None:
@@ -180,13 +190,11 @@ def test_ocr_confidence_and_page_locators() -> None:
     grid = Grid("page 1", rows, kind="page", page=2, cell_confidence=confidence, cell_boxes=boxes)
     extraction = extract([grid])
     document = extraction.documents[0]
-    row = document["rows"][0]
-    assert row["confidence"] == 55
-    assert row["locator"] == {
-        "page": 2, "row": 6, "bbox": {"x0": 0.05, "y0": 0.30, "x1": 0.50, "y1": 0.33},
-    }  # fmt: skip
-    assert document["locator"] == {"page": 2}
-    assert document["confidence"] < 100
+    row = document.rows[0]
+    assert row.confidence == 55
+    assert row.locator == Locator(page=2, row=6, bbox=BBox(0.05, 0.30, 0.50, 0.33))
+    assert document.locator == Locator(page=2)
+    assert document.confidence < 100
     validate_result_file(wrap(extraction))
 
 
@@ -203,7 +211,7 @@ def test_sheets_without_tables_are_named_and_files_without_documents_fail() -> N
     empty = Grid("Лист2", [[None, None], []])
     extraction = extract([letter, Grid("TDSheet", osv()), empty])
     assert len(extraction.documents) == 1
-    skipped = [(w["code"], w["severity"], w["locator"]) for w in extraction.warnings]
+    skipped = [(w.code, w.severity, where(w.locator)) for w in extraction.warnings]
     assert skipped == [
         ("SHEET_SKIPPED", "info", {"sheet": "Письмо"}),
         ("SHEET_SKIPPED", "info", {"sheet": "Лист2"}),
@@ -231,12 +239,12 @@ def test_per_account_osv_by_subconto() -> None:
     ]
     extraction = extract([Grid("ОСВ 60", rows)])
     document = extraction.documents[0]
-    assert document["variant"] == "account"
-    assert document["account"] == {"code": "60", "name": None}
-    assert [(r["kind"], r["level"], r["parent"]) for r in document["rows"]] == [
+    assert document.variant == "account"
+    assert document.account == AccountRef("60", None)
+    assert [(r.kind, r.level, r.parent) for r in document.rows] == [
         ("account", 0, None), ("subconto", 1, 1), ("subconto", 1, 1),
     ]  # fmt: skip
-    assert document["rows"][1]["name"] == "ЧТУП «МеталлСнаб»"
+    assert document.rows[1].name == "ЧТУП «МеталлСнаб»"
     assert extraction.status == "done"
     assert extraction.group_schema == "unknown"
 
@@ -273,13 +281,13 @@ LINES = [
 def test_signed_amount_statement() -> None:
     extraction = extract([Grid("Выписка", statement(LINES))])
     document = extraction.documents[0]
-    assert extraction.status == "done", document["warnings"]
-    assert document["header"]["currency"] == "BYN"
-    assert document["header"]["opening_balance"] == "1000.00"
-    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+    assert extraction.status == "done", document.warnings
+    assert document.header.currency == "BYN"
+    assert document.header.opening_balance == "1000.00"
+    assert [(t.debit, t.credit) for t in document.transactions] == [
         (None, "500.00"), ("200.00", None),
     ]  # fmt: skip
-    assert document["transactions"][0]["confidence"] == 99  # the date was text
+    assert document.transactions[0].confidence == 99  # the date was text
     validate_result_file(wrap(extraction))
 
 
@@ -311,8 +319,8 @@ def test_statement_totals_must_equal_rows() -> None:
     extraction = extract([Grid("Выписка", rows)])
     found = codes(extraction)
     assert ("TOTALS_MISMATCH", {"sheet": "Выписка", "row": 10}) in found
-    header = extraction.documents[0]["header"]
-    assert (header["total_debit"], header["total_credit"]) == ("250.00", "500.00")
+    header = extraction.documents[0].header
+    assert (header.total_debit, header.total_credit) == ("250.00", "500.00")
 
 
 def test_statement_without_balances_needs_check() -> None:
@@ -329,16 +337,16 @@ def test_statement_dates_that_lost_their_format() -> None:
     lines = copy.deepcopy(LINES)
     lines[0][0] = 45719.0  # 2025-03-03 as an Excel serial number
     document = extract([Grid("Выписка", statement(lines))]).documents[0]
-    assert document["transactions"][0]["date"] == "2025-03-03"
-    assert document["transactions"][0]["confidence"] == 98
+    assert document.transactions[0].date == date(2025, 3, 3)
+    assert document.transactions[0].confidence == 98
 
 
 def test_untitled_table_of_dates_and_amounts_is_less_certain() -> None:
     titled = extract([Grid("Выписка", statement(LINES))]).documents[0]
     rows = [r for r in statement(LINES) if not (r and "Выписка" in str(r[0]))]
     untitled = extract([Grid("Лист1", rows)]).documents[0]
-    assert titled["confidence"] > 90
-    assert untitled["confidence"] == 90
+    assert titled.confidence > 90
+    assert untitled.confidence == 90
 
 
 def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -> None:
@@ -365,13 +373,13 @@ def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -
     ]  # fmt: skip
     extraction = extract([Grid("export", rows)])
     document = extraction.documents[0]
-    header = document["header"]
-    assert (header["opening_balance"], header["closing_balance"]) == ("7320.28", "7720.28")
-    assert (header["total_debit"], header["total_credit"]) == ("100.00", "500.00")
-    assert (header["bank_bic"], header["holder_tax_id"]) == ("HSBKKZKX", "201140019434")
-    assert len(document["transactions"]) == 2
-    assert document["transactions"][0]["counterparty_tax_id"] == "201140019434"
-    assert extraction.status == "done", document["warnings"]
+    header = document.header
+    assert (header.opening_balance, header.closing_balance) == ("7320.28", "7720.28")
+    assert (header.total_debit, header.total_credit) == ("100.00", "500.00")
+    assert (header.bank_bic, header.holder_tax_id) == ("HSBKKZKX", "201140019434")
+    assert len(document.transactions) == 2
+    assert document.transactions[0].counterparty_tax_id == "201140019434"
+    assert extraction.status == "done", document.warnings
 
 
 def test_statement_of_a_quiet_account_without_a_table() -> None:
@@ -386,10 +394,10 @@ def test_statement_of_a_quiet_account_without_a_table() -> None:
     ]
     extraction = extract([Grid("KZ61914082203KZ017H9", rows)])
     document = extraction.documents[0]
-    header = document["header"]
-    assert (header["account"], header["currency"]) == ("KZ61914082203KZ017H9", "KZT")
-    assert (header["opening_balance"], header["closing_balance"]) == ("2684.67", "2684.67")
-    assert document["transactions"] == []
-    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [("NO_ROWS", "info")]
+    header = document.header
+    assert (header.account, header.currency) == ("KZ61914082203KZ017H9", "KZT")
+    assert (header.opening_balance, header.closing_balance) == ("2684.67", "2684.67")
+    assert document.transactions == ()
+    assert [(w.code, w.severity) for w in document.warnings] == [("NO_ROWS", "info")]
     assert extraction.status == "done"
     validate_result_file(wrap(extraction))

@@ -10,6 +10,7 @@ import pytest
 
 from document_extraction import Grid, extract
 from document_extraction.numbers import format_cents, read_cents
+from recognition_contract import locator_to_wire, warnings_to_wire
 
 HEADER = [
     ["Оборотно-сальдовая ведомость"],
@@ -32,7 +33,7 @@ def document(body: list[list[Any]], **grid: Any) -> dict[str, Any]:
 
 
 def warnings(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any] | None]]:
-    return [(w["code"], w["locator"]) for w in doc["warnings"]]
+    return [(w.code, locator_to_wire(w.locator) if w.locator else None) for w in doc.warnings]
 
 
 @pytest.mark.parametrize(
@@ -43,22 +44,22 @@ def test_numeric_cells_read_as_read_cents_reads_them(cell: float) -> None:
     # Every numeric cell, however it is read, gives what read_cents and format_cents give.
     doc = document([["01", "Основные средства", cell, "", "", "", cell, ""]])
     cents = read_cents(cell)
-    row = doc["rows"][0]
-    assert row["opening_debit"] == row["closing_debit"] == format_cents(cents.value)
+    row = doc.rows[0]
+    assert row.opening_debit == row.closing_debit == format_cents(cents.value)
     precision = ("AMOUNT_PRECISION", {"sheet": "ОСВ", "row": 4, "column": "C"})
     assert (precision in warnings(doc)) == (cents.printed is not None)
 
 
 def test_tiny_remainder_is_reported_not_dropped() -> None:
     doc = document([["01", "Основные средства", 1e-9, "", "", "", "", ""]])
-    assert doc["rows"][0]["opening_debit"] == "0.00"
+    assert doc.rows[0].opening_debit == "0.00"
     assert ("AMOUNT_PRECISION", {"sheet": "ОСВ", "row": 4, "column": "C"}) in warnings(doc)
 
 
 def test_negative_zero_prints_as_zero() -> None:
     doc = document([["01", "Основные средства", -0.0, "", "", "", -0.0, ""]])
-    assert doc["rows"][0]["opening_debit"] == "0.00"
-    assert doc["warnings"] == [
+    assert doc.rows[0].opening_debit == "0.00"
+    assert warnings_to_wire(doc.warnings, 2) == [
         {
             "code": "NO_TOTALS",
             "severity": "info",
@@ -75,13 +76,13 @@ def test_empty_strings_and_none_are_both_empty_cells() -> None:
             ["Итого", "", 10.0, "", None, "", 10.0, None],
         ]
     )
-    row = doc["rows"][0]
-    assert [row[f] for f in ("opening_credit", "turnover_debit", "turnover_credit")] == [
+    row = doc.rows[0]
+    assert [getattr(row, f) for f in ("opening_credit", "turnover_debit", "turnover_credit")] == [
         None,
         None,
         None,
     ]
-    assert doc["totals"]["closing_credit"] is None
+    assert doc.totals.closing_credit is None
     assert not any(code.startswith("AMOUNT") for code, _ in warnings(doc))
 
 
@@ -89,8 +90,8 @@ def test_text_amounts_repeated_on_many_rows() -> None:
     body = [[f"10.{n}", "Материалы", "1 000,50", "", "", "", "1 000,50", ""] for n in range(1, 60)]
     body.append(["10", "Материалы", "59 029,50", "", "", "", "59 029,50", ""])
     doc = document(body)
-    assert {r["opening_debit"] for r in doc["rows"][:-1]} == {"1000.50"}
-    assert {r["confidence"] for r in doc["rows"][:-1]} == {99}
+    assert {r.opening_debit for r in doc.rows[:-1]} == {"1000.50"}
+    assert {r.confidence for r in doc.rows[:-1]} == {99}
 
 
 def test_unreadable_cells_keep_their_order_among_warnings() -> None:
@@ -119,7 +120,7 @@ def test_outline_levels_count_from_the_shallowest_row() -> None:
         ["62", "Расчеты с покупателями", 30.0, "", "", "", 30.0, ""],
     ]
     doc = document(body, outline_levels={3: 2, 4: 3, 5: 3, 6: 2})
-    assert [(r["id"], r["parent"], r["level"]) for r in doc["rows"]] == [
+    assert [(r.id, r.parent, r.level) for r in doc.rows] == [
         (1, None, 0),
         (2, 1, 1),
         (3, 1, 1),

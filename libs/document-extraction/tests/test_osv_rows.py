@@ -6,6 +6,7 @@ from typing import Any
 
 from document_extraction import Grid, extract
 from document_extraction.osv import is_other_indicator, is_quantity_label, is_totals_label
+from recognition_contract import Organisation
 
 HEADER = [
     "Счет", "Показатели", "Сальдо на начало периода", None, "Обороты за период", None,
@@ -57,13 +58,13 @@ def test_names_that_begin_with_kol_stay_rows_and_indicator_rows_are_skipped() ->
     )
     extraction = extract([Grid("Лист_1", rows)])
     document = extraction.documents[0]
-    assert [(r["code"], r["name"], r["parent"]) for r in document["rows"]] == [
+    assert [(r.code, r.name, r.parent) for r in document.rows] == [
         ("10", None, None), (None, "Кольцо уплотнительное", 1), (None, "Колодка тормозная", 1),
     ]  # fmt: skip
-    assert document["organisation"] == {"name": 'ООО "Маризернопродукт"', "tax_id": None}
-    assert document["currency"] == "RUB"
-    assert document["totals"]["opening_debit"] == "300.00"
-    assert extraction.status == "done", document["warnings"]
+    assert document.organisation == Organisation('ООО "Маризернопродукт"', None)
+    assert document.currency == "RUB"
+    assert document.totals.opening_debit == "300.00"
+    assert extraction.status == "done", document.warnings
 
 
 def test_totals_worded_in_the_name_column() -> None:
@@ -74,8 +75,8 @@ def test_totals_worded_in_the_name_column() -> None:
         [None, "Итого:", 100.0, None, None, None, 100.0, None],
     ]
     document = extract([Grid("ОСВ", rows)]).documents[0]
-    assert len(document["rows"]) == 1
-    assert document["totals"]["closing_debit"] == "100.00"
+    assert len(document.rows) == 1
+    assert document.totals.closing_debit == "100.00"
 
 
 def test_balances_printed_as_one_signed_column_each() -> None:
@@ -88,10 +89,10 @@ def test_balances_printed_as_one_signed_column_each() -> None:
     extraction = extract([Grid("ОСВ", rows)])
     document = extraction.documents[0]
     assert [
-        (r["opening_debit"], r["opening_credit"], r["closing_debit"], r["closing_credit"])
-        for r in document["rows"]
+        (r.opening_debit, r.opening_credit, r.closing_debit, r.closing_credit)
+        for r in document.rows
     ] == [("100.00", None, "150.00", None), (None, "100.00", None, "150.00")]
-    assert extraction.status == "done", document["warnings"]
+    assert extraction.status == "done", document.warnings
 
 
 def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
@@ -105,8 +106,8 @@ def test_header_repeated_at_the_top_of_each_page_is_not_data() -> None:
     ]
     extraction = extract([Grid("ОСВ", rows)])
     document = extraction.documents[0]
-    assert [r["code"] for r in document["rows"]] == ["01", "02"]
-    assert extraction.status == "done", document["warnings"]
+    assert [r.code for r in document.rows] == ["01", "02"]
+    assert extraction.status == "done", document.warnings
 
 
 def test_indentation_nests_contracts_under_their_counterparty() -> None:
@@ -122,10 +123,10 @@ def test_indentation_nests_contracts_under_their_counterparty() -> None:
     ]
     extraction = extract([Grid("ОСВ 60", rows)])
     document = extraction.documents[0]
-    assert [(r["level"], r["parent"]) for r in document["rows"]] == [
+    assert [(r.level, r.parent) for r in document.rows] == [
         (0, None), (1, 1), (2, 2), (2, 2),
     ]  # fmt: skip
-    assert extraction.status == "done", document["warnings"]
+    assert extraction.status == "done", document.warnings
 
 
 def test_signed_balances_with_credit_balances_printed_positive() -> None:
@@ -137,12 +138,10 @@ def test_signed_balances_with_credit_balances_printed_positive() -> None:
     ]
     extraction = extract([Grid("ОСВ", rows)])
     document = extraction.documents[0]
-    assert [(r["opening_debit"], r["opening_credit"]) for r in document["rows"]] == [
+    assert [(r.opening_debit, r.opening_credit) for r in document.rows] == [
         ("100.00", None), (None, "100.00"),
     ]  # fmt: skip
-    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
-        ("SIGN_CONVENTION", "info")
-    ]
+    assert [(w.code, w.severity) for w in document.warnings] == [("SIGN_CONVENTION", "info")]
     assert extraction.status == "done"
 
 
@@ -157,9 +156,9 @@ def test_a_subtotal_inside_the_table_is_neither_a_row_nor_the_totals() -> None:
     ]
     extraction = extract([Grid("ОСВ", rows)])
     document = extraction.documents[0]
-    assert [r["code"] for r in document["rows"]] == ["01", "80"]
-    assert document["totals"]["locator"]["row"] == 6
-    assert extraction.status == "done", document["warnings"]
+    assert [r.code for r in document.rows] == ["01", "80"]
+    assert document.totals.locator.row == 6
+    assert extraction.status == "done", document.warnings
 
 
 def test_a_level_column_gives_the_hierarchy_where_the_reader_sees_no_outline() -> None:
@@ -173,7 +172,7 @@ def test_a_level_column_gives_the_hierarchy_where_the_reader_sees_no_outline() -
         [0, "Итого", None, 300.0, None, None, None, 300.0],
     ]
     document = extract([Grid("Лист_1", rows)]).documents[0]
-    assert [(r["level"], r["parent"]) for r in document["rows"]] == [
+    assert [(r.level, r.parent) for r in document.rows] == [
         (0, None), (1, 1), (2, 2), (2, 2),
     ]  # fmt: skip
 
@@ -187,7 +186,7 @@ def test_a_row_number_column_is_no_level_column() -> None:
         ["Итого", None, None, 100.0, 100.0, None, None, 100.0, 100.0],
     ]
     document = extract([Grid("ОСВ", rows)]).documents[0]
-    assert [(r["level"], r["parent"]) for r in document["rows"]] == [(0, None), (0, None)]
+    assert [(r.level, r.parent) for r in document.rows] == [(0, None), (0, None)]
 
 
 def test_title_fields_wherever_on_the_line_they_stand() -> None:
@@ -201,7 +200,7 @@ def test_title_fields_wherever_on_the_line_they_stand() -> None:
         ],
         3,
     )
-    assert titles.organisation == {"name": "ЧУП «Бета»", "tax_id": None}
+    assert titles.organisation == Organisation("ЧУП «Бета»", None)
     assert titles.currency == "RUB"
     assert titles.unit == "thousands"
     assert titles.period is not None and titles.period.text == "за 2024 г."
@@ -217,12 +216,10 @@ def test_income_and_outgo_turnovers_are_put_on_the_side_the_rows_balance_on() ->
     ]  # fmt: skip
     extraction = extract([Grid("Взаиморасчеты", rows)])
     document = extraction.documents[0]
-    assert [(r["turnover_debit"], r["turnover_credit"]) for r in document["rows"]] == [
+    assert [(r.turnover_debit, r.turnover_credit) for r in document.rows] == [
         ("80.00", "30.00"), ("20.00", "50.00"),
     ]  # fmt: skip
-    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
-        ("SIGN_CONVENTION", "info")
-    ]
+    assert [(w.code, w.severity) for w in document.warnings] == [("SIGN_CONVENTION", "info")]
     assert extraction.status == "done"
 
 
@@ -235,5 +232,5 @@ def test_active_and_passive_balance_captions() -> None:
         ["Итого", 100.0, 100.0, None, None, 100.0, 100.0],
     ]
     extraction = extract([Grid("ОСВ", rows)])
-    assert extraction.documents[0]["rows"][1]["opening_credit"] == "100.00"
+    assert extraction.documents[0].rows[1].opening_credit == "100.00"
     assert extraction.status == "done"

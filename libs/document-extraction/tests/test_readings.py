@@ -60,18 +60,16 @@ def _statement(amounts: list[float], opening: str, closing: str) -> list[list[ob
 def test_a_statement_whose_balances_say_money_out_is_positive() -> None:
     extraction = extract([Grid("Выписка", _statement([300.0, -100.0], "1 000,00", "800,00"))])
     document = extraction.documents[0]
-    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+    assert [(t.debit, t.credit) for t in document.transactions] == [
         ("300.00", None), (None, "100.00"),
     ]  # fmt: skip
-    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
-        ("SIGN_CONVENTION", "info")
-    ]
+    assert [(w.code, w.severity) for w in document.warnings] == [("SIGN_CONVENTION", "info")]
     assert extraction.status == "done"
 
 
 def test_a_statement_whose_balances_say_money_in_is_positive_has_no_remark() -> None:
     extraction = extract([Grid("Выписка", _statement([300.0, -100.0], "1 000,00", "1 200,00"))])
-    assert extraction.documents[0]["warnings"] == []
+    assert extraction.documents[0].warnings == ()
 
 
 def test_running_balance_newest_first_gives_the_balances() -> None:
@@ -112,16 +110,14 @@ def test_debit_and_credit_columns_named_from_the_banks_books_are_read_the_other_
     ]
     extraction = extract([Grid("Выписка", rows)])
     document = extraction.documents[0]
-    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+    assert [(t.debit, t.credit) for t in document.transactions] == [
         (None, "500.00"), ("200.00", None),
     ]  # fmt: skip
-    assert (document["header"]["total_debit"], document["header"]["total_credit"]) == (
+    assert (document.header.total_debit, document.header.total_credit) == (
         "200.00",
         "500.00",
     )
-    assert [(w["code"], w["severity"]) for w in document["warnings"]] == [
-        ("SIGN_CONVENTION", "info")
-    ]
+    assert [(w.code, w.severity) for w in document.warnings] == [("SIGN_CONVENTION", "info")]
     assert extraction.status == "done"
 
 
@@ -133,8 +129,8 @@ def test_declined_operations_are_left_out_and_counted() -> None:
         ["2023-06-25", "OK", 300.0, "Пополнение"],
     ]
     document = extract([Grid("Sheet1", rows)]).documents[0]
-    assert [(t["debit"], t["credit"]) for t in document["transactions"]] == [
+    assert [(t.debit, t.credit) for t in document.transactions] == [
         ("100.00", None), (None, "300.00"),
     ]  # fmt: skip
-    first = document["warnings"][0]
-    assert (first["code"], first["severity"]) == ("OPERATION_NOT_EXECUTED", "info")
+    first = document.warnings[0]
+    assert (first.code, first.severity) == ("OPERATION_NOT_EXECUTED", "info")

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from document_extraction.accounts import code_from_cell
 from document_extraction.captions import Column, compose, words_of
@@ -31,6 +30,7 @@ from document_extraction.osv import (
 )
 from document_extraction.text import as_text, is_empty, norm
 from document_extraction.titles import Titles
+from recognition_contract import RowKind, TrialBalance, TrialBalanceRow, Warning
 
 # Rows under a header looked at for the marker rows that make it an account analysis.
 _MARKER_SCAN_ROWS = 40
@@ -125,7 +125,7 @@ class _Open:
     amounts: list[int | None] = field(default_factory=lambda: [None] * 6)
 
 
-def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[str, Any]:
+def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> TrialBalance:
     """Objects as rows: opening, turnovers and closing from their marker rows; each object is
     under the one it opened inside of."""
     locate = Locate(grid)
@@ -139,13 +139,13 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[s
         header.credit_col,
     )
     stack: list[_Open] = []
-    written: dict[int, dict[str, Any]] = {}
+    written: dict[int, TrialBalanceRow] = {}
     grid_rows: dict[int, int] = {}
     turnover_only_children: set[int | None] = set()
     children: dict[int, list[int]] = {}
     top_sums = [0] * 6
-    warnings: list[dict[str, Any]] = []
-    balance_warnings: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
+    balance_warnings: list[Warning] = []
     totals_values: list[int | None] | None = None
     totals_index: int | None = None
     last_index = header.last_row
@@ -200,7 +200,7 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[s
             continue
         cents = [v or 0 for v in current.amounts]
         code = code_from_cell(current.label)
-        kind = "account" if code is not None else "subconto"
+        kind: RowKind = "account" if code is not None else "subconto"
         name = (code.name if code is not None else as_text(current.label)) or None
         grid_rows[current.number] = current.index
         written[current.number] = osv_row(
@@ -221,7 +221,7 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[s
         elif cents[0] - cents[1] + cents[2] - cents[3] != cents[4] - cents[5]:
             balance_warnings.append(
                 balance_mismatch(
-                    written[current.number]["code"] or name or "", cents, locate.row(current.index)
+                    written[current.number].code or name or "", cents, locate.row(current.index)
                 )
             )
         sums = top_sums if current.parent is None else children.setdefault(current.parent, [0] * 6)
@@ -234,12 +234,13 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[s
             for column in (0, 1, 4, 5):
                 children[parent][column] = own[column]
     order = sorted(written)
-    out_rows = [written[i] for i in order]
     # Ids in the order the objects opened, without gaps: an object never closed is left out.
     renumber = {old: new for new, old in enumerate(order, start=1)}
-    for out in out_rows:
-        out["id"] = renumber[out["id"]]
-        out["parent"] = renumber.get(out["parent"]) if out["parent"] is not None else None
+    out_rows = []
+    for old in order:
+        out = written[old]
+        parent = renumber.get(out.parent) if out.parent is not None else None
+        out_rows.append(replace(out, id=renumber[old], parent=parent))
     children = {renumber[p]: s for p, s in children.items() if p in renumber}
     return osv_document(
         grid,
@@ -247,7 +248,7 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> dict[s
         OsvBody(
             out_rows,
             [grid_rows[i] for i in order],
-            [row["confidence"] for row in out_rows],
+            [row.confidence for row in out_rows],
             children,
             top_sums,
             totals_values,

@@ -6,7 +6,6 @@ import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from document_extraction.findings import INFO, Locate, warning
 from document_extraction.identifiers import (
@@ -16,6 +15,7 @@ from document_extraction.identifiers import (
     tax_id_valid,
 )
 from document_extraction.numbers import format_cents, format_money
+from recognition_contract import Locator, Warning
 
 ZERO = Decimal(0)
 _COLUMN_NAMES = (
@@ -40,7 +40,7 @@ def _c(cents: int) -> str:
     return format_cents(cents) or "0.00"
 
 
-def balance_mismatch(label: str, v: Sequence[int], locator: dict[str, Any]) -> dict[str, Any]:
+def balance_mismatch(label: str, v: Sequence[int], locator: Locator) -> Warning:
     """The warning for a trial balance row whose closing balance is not its opening balance
     plus its turnover; ``v`` holds the six amounts in cents, empty as 0."""
     expected = v[0] - v[1] + v[2] - v[3]
@@ -61,11 +61,11 @@ def sum_warnings(
     locate: Locate,
     *,
     general: bool,
-) -> list[dict[str, Any]]:
+) -> list[Warning]:
     """Parents against their children, Итого against the top level, and for a general ОСВ
     debit against credit. ``parents`` are (label, grid row index, amounts, sums of the
     children) in the order of the rows; amounts are whole cents."""
-    found: list[dict[str, Any]] = []
+    found: list[Warning] = []
     for label, index, values, sums in parents:
         for i in _mismatched(values, sums):
             found.append(
@@ -134,12 +134,12 @@ def check_statement(
     closing: Decimal | None,
     total_debit: Decimal | None,
     total_credit: Decimal | None,
-    totals_where: dict[str, Any],
+    totals_where: Locator,
     period: tuple[datetime.date | None, datetime.date | None] | None,
     locate: Locate,
     date_col: int | None,
-) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
+) -> list[Warning]:
+    found: list[Warning] = []
     debits = sum((_z(line.debit) for line in lines), ZERO)
     credits = sum((_z(line.credit) for line in lines), ZERO)
     totals_hold = (
@@ -212,7 +212,7 @@ def check_statement(
     return found
 
 
-def check_tax_id(tax_id: str | None, where: dict[str, Any], whose: str) -> list[dict[str, Any]]:
+def check_tax_id(tax_id: str | None, where: Locator, whose: str) -> list[Warning]:
     if tax_id is None or tax_id_valid(tax_id):
         return []
     kind = tax_id_kind(tax_id)
@@ -225,7 +225,7 @@ def check_tax_id(tax_id: str | None, where: dict[str, Any], whose: str) -> list[
     ]
 
 
-def check_account(account: str | None, where: dict[str, Any], whose: str) -> list[dict[str, Any]]:
+def check_account(account: str | None, where: Locator, whose: str) -> list[Warning]:
     if account is None or not looks_like_iban(account) or iban_valid(account):
         return []
     return [

@@ -5,9 +5,9 @@ from __future__ import annotations
 import calendar
 import datetime
 import re
-from dataclasses import dataclass
 
 from document_extraction.grid import CellValue
+from recognition_contract import Period
 
 # Confidence lost when a date was read from text rather than a date cell.
 TEXT_DATE_PENALTY = 1
@@ -33,20 +33,6 @@ _MONTH_WORD = (
 _NUMERIC_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
-
-
-@dataclass(frozen=True, slots=True)
-class Period:
-    start: datetime.date | None
-    end: datetime.date | None
-    text: str
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {
-            "from": self.start.isoformat() if self.start else None,
-            "to": self.end.isoformat() if self.end else None,
-            "text": self.text,
-        }
 
 
 def _month(word: str) -> int | None:

@@ -7,8 +7,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import itemgetter
-from typing import Any, Literal
+from operator import attrgetter
+from typing import Literal
 
 from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_chart
 from document_extraction.analysis import build_analysis, find_analysis_header
@@ -19,6 +19,7 @@ from document_extraction.osv import build_osv
 from document_extraction.statement import build_statement, find_statement_without_table
 from document_extraction.text import is_empty
 from document_extraction.titles import read_titles
+from recognition_contract import Document, Warning
 
 
 class NoDocumentFound(Exception):
@@ -31,8 +32,8 @@ class NoDocumentFound(Exception):
 
 @dataclass(frozen=True)
 class Extraction:
-    documents: list[dict[str, Any]]
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    documents: list[Document]
+    warnings: list[Warning] = field(default_factory=list)
     group_schema: str = UNKNOWN_CHART
     status: Literal["done", "needs_check"] = "done"
 
@@ -43,8 +44,8 @@ def _describe(grid: Grid) -> str:
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Without the cyclic garbage collector for the duration. Extraction allocates a few dicts
-    and lists per row and keeps them all (no cycles among them), so every collection the
+    """Without the cyclic garbage collector for the duration. Extraction allocates a few objects
+    per row and keeps them all (no cycles among them), so every collection the
     allocations trigger finds nothing, yet the older generations walk the whole grid and the
     growing documents again and again: over a third of the time on a large sheet."""
     if not gc.isenabled():
@@ -64,8 +65,8 @@ def extract(grids: Sequence[Grid]) -> Extraction:
 
 
 def _extract(grids: Sequence[Grid]) -> Extraction:
-    documents: list[dict[str, Any]] = []
-    file_warnings: list[dict[str, Any]] = []
+    documents: list[Document] = []
+    file_warnings: list[Warning] = []
     charts: set[str] = set()
     empty = 0
     for grid in grids:
@@ -84,11 +85,11 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             documents.append(document)
             # (code, name) of the rows whose code can tell the charts apart, picked out without
             # a Python-level loop over the rows.
-            rows = document["rows"]
+            rows = document.rows
             evidence = compress(
-                rows, map(CHART_EVIDENCE.__contains__, map(itemgetter("code"), rows))
+                rows, map(CHART_EVIDENCE.__contains__, map(attrgetter("code"), rows))
             )
-            chart = detect_chart(map(itemgetter("code", "name"), evidence))
+            chart = detect_chart(map(attrgetter("code", "name"), evidence))
             charts.add(chart)
             continue
         analysis_header = find_analysis_header(grid.rows)
@@ -116,7 +117,7 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
         raise NoDocumentFound("В файле не найдено ни ОСВ, ни выписки")
     known = charts - {UNKNOWN_CHART}
     group_schema = known.pop() if len(known) == 1 else UNKNOWN_CHART
-    flagged = needs_check(file_warnings) or any(needs_check(d["warnings"]) for d in documents)
+    flagged = needs_check(file_warnings) or any(needs_check(d.warnings) for d in documents)
     return Extraction(
         documents=documents,
         warnings=file_warnings,

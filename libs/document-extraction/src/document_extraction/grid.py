@@ -7,17 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from recognition_contract import BBox
+
 CellValue = str | int | float | bool | datetime.date | datetime.datetime | None
-
-
-@dataclass(frozen=True)
-class BBox:
-    """Box on a page as fractions of its width (x) and height (y), origin top-left."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
 
 
 @dataclass(frozen=True)

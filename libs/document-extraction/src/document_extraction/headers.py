@@ -20,6 +20,7 @@ from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
 from document_extraction.numbers import parse_amount
 from document_extraction.text import is_empty
+from recognition_contract import MONEY_FIELDS
 
 __all__ = [
     "HEADER_SCAN_ROWS",
@@ -40,15 +41,6 @@ MAX_HEADER_ROWS = 4
 INFERRED_LABEL_CONFIDENCE = 95
 # Body rows looked at to tell which of two candidate columns the body fits.
 FIT_ROWS = 200
-
-MONEY_FIELDS = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from document_extraction.grid import CellValue
+from recognition_contract import Money
 
 # Confidence lost by one cell when its amount had to be read from text.
 TEXT_AMOUNT_PENALTY = 1
@@ -126,14 +127,14 @@ def has_excess_precision(value: Decimal) -> bool:
     return value != value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def format_money(value: Decimal | None) -> str | None:
+def format_money(value: Decimal | None) -> Money | None:
     """Money as the contract wants it: a string with two fraction digits, never a float."""
     if value is None:
         return None
     quantized = value.quantize(CENT, rounding=ROUND_HALF_UP)
     if quantized == 0:
-        return "0.00"
-    return f"{quantized:f}"
+        return Money("0.00")
+    return Money(f"{quantized:f}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +177,9 @@ def read_cents(cell: CellValue) -> Cents:
 FRACTIONS = tuple(f".{cents:02d}" for cents in range(100))
 
 
-def format_cents(cents: int | None) -> str | None:
+def format_cents(cents: int | None) -> Money | None:
     if cents is None:
         return None
     if cents < 0:
-        return "-" + str(-cents // 100) + FRACTIONS[-cents % 100]
-    return str(cents // 100) + FRACTIONS[cents % 100]
+        return Money("-" + str(-cents // 100) + FRACTIONS[-cents % 100])
+    return Money(str(cents // 100) + FRACTIONS[cents % 100])

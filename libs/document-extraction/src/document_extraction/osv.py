@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
@@ -23,6 +24,16 @@ from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.numbers import NO_CENTS, Cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
+from recognition_contract import (
+    AccountRef,
+    Locator,
+    RowKind,
+    Totals,
+    TrialBalance,
+    TrialBalanceRow,
+    Variant,
+    Warning,
+)
 
 _SIGNATURE = re.compile(
     r"главный бухгалтер|руководитель|бухгалтер|исполнитель|ответственн|подпись|директор"
@@ -129,7 +140,7 @@ class _Amounts:
         return cents
 
     def read(
-        self, row: Sequence[CellValue], index: int, warnings: list[dict[str, Any]]
+        self, row: Sequence[CellValue], index: int, warnings: list[Warning]
     ) -> tuple[list[int | None], int, bool]:
         """Cents of the six money cells, the worst reading cost, and whether all are empty."""
         width = len(row)
@@ -236,7 +247,7 @@ class _OutlineTree:
         return parent, level
 
 
-def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
+def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     """One pass over the body: each row is read, placed in the hierarchy, checked against its
     own balance and added to its parent's sums, and written out as the contract's row."""
     locate = Locate(grid)
@@ -260,7 +271,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     outline_tree = _OutlineTree(outline)
     codes = _CodeTree()
     amounts_of = _Amounts(money_cols, locate)
-    warnings: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
     if money_cols[2] != header.money["turnover_debit"]:
         warnings.append(
             warning(
@@ -281,14 +292,14 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 INFO,
             )
         )
-    balance_warnings: list[dict[str, Any]] = []
-    totals_warnings: list[dict[str, Any]] = []
+    balance_warnings: list[Warning] = []
+    totals_warnings: list[Warning] = []
     totals_index: int | None = None
     totals_values: list[int | None] | None = None
     last_index = header.last_row
     indicator_skips: dict[str, bool] = {}
 
-    out_rows: list[dict[str, Any]] = []
+    out_rows: list[TrialBalanceRow] = []
     confidences: list[float] = []
     row_indices: list[int] = []  # per written row (id - 1): its grid row
     # Running sums in cents of each parent's children (by the parent's id) and of the
@@ -347,6 +358,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
                 continue
         code = code_from_cell(label_cell, label_formats.get(index))
         code_text: str | None
+        kind: RowKind
         if code is not None:
             kind = "account"
             name = code.name
@@ -390,8 +402,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
-        for out in out_rows:
-            out["level"] -= base
+        out_rows = [replace(out, level=out.level - base) for out in out_rows]
 
     return osv_document(
         grid,
@@ -416,46 +427,33 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> dict[str, Any]:
 def osv_row(
     number: int,
     parent: int | None,
-    kind: str,
+    kind: RowKind,
     level: int,
     code: str | None,
     name: str | None,
     cents: Sequence[int | None],
     confidence: float,
-    locator: dict[str, Any],
-) -> dict[str, Any]:
+    locator: Locator,
+) -> TrialBalanceRow:
     od, oc, td, tc, cd, cc = map(format_cents, cents)
-    return {
-        "id": number,
-        "parent": parent,
-        "kind": kind,
-        "level": level,
-        "code": code,
-        "name": name,
-        "opening_debit": od,
-        "opening_credit": oc,
-        "turnover_debit": td,
-        "turnover_credit": tc,
-        "closing_debit": cd,
-        "closing_credit": cc,
-        "confidence": confidence,
-        "locator": locator,
-    }
+    return TrialBalanceRow(
+        number, parent, kind, level, code, name, od, oc, td, tc, cd, cc, confidence, locator
+    )
 
 
 @dataclass
 class OsvBody:
     """What reading a trial balance's body gave, for ``osv_document`` to check and write."""
 
-    rows: list[dict[str, Any]]
+    rows: list[TrialBalanceRow]
     row_indices: list[int]  # grid row of each written row
     confidences: list[float]
     children: dict[int, list[int]]  # sums in cents of each parent's children, by parent id
     top_sums: list[int]  # sums in cents of the top-level rows
     totals_values: list[int | None] | None
     totals_index: int | None
-    warnings: list[dict[str, Any]]
-    balance_warnings: list[dict[str, Any]]
+    warnings: list[Warning]
+    balance_warnings: list[Warning]
 
 
 def osv_document(
@@ -465,8 +463,8 @@ def osv_document(
     money_cols: Sequence[int],
     header_confidence: float,
     span: tuple[int, int],
-) -> dict[str, Any]:
-    """The osvDocument of a read body: parents against children, Итого against the top level,
+) -> TrialBalance:
+    """The trial balance of a read body: parents against children, Итого against the top level,
     debit against credit, confidence, and the document's place on the sheet."""
     locate = Locate(grid)
     out_rows = body.rows
@@ -477,7 +475,7 @@ def osv_document(
     warnings += body.balance_warnings
     parents = (
         (
-            out_rows[number - 1]["code"] or out_rows[number - 1]["name"] or "",
+            out_rows[number - 1].code or out_rows[number - 1].name or "",
             body.row_indices[number - 1],
             written_cents_of(out_rows[number - 1]),
             body.children[number],
@@ -506,26 +504,25 @@ def osv_document(
         warnings.append(
             warning("NO_ROWS", "В ведомости не найдено ни одной строки", locate.where())
         )
-    totals: dict[str, Any] | None = None
+    totals = None
     if body.totals_values is not None and body.totals_index is not None:
-        totals = {f: format_cents(v) for f, v in zip(MONEY_FIELDS, body.totals_values, strict=True)}
-        totals["locator"] = locate.row(body.totals_index)
+        od, oc, td, tc, cd, cc = map(format_cents, body.totals_values)
+        totals = Totals(od, oc, td, tc, cd, cc, locate.row(body.totals_index))
     first = _first_nonempty(grid)
-    return {
-        "type": "osv",
-        "variant": variant,
-        "title": titles.title,
-        "organisation": titles.organisation,
-        "period": titles.period.as_dict() if titles.period else None,
-        "currency": titles.currency,
-        "unit": titles.unit,
-        "account": account,
-        "rows": out_rows,
-        "totals": totals,
-        "confidence": doc_conf,
-        "locator": locate.span(min(first, span[0]), span[1]),
-        "warnings": capped(warnings),
-    }
+    return TrialBalance(
+        variant=variant,
+        title=titles.title,
+        organisation=titles.organisation,
+        period=titles.period,
+        currency=titles.currency,
+        unit=titles.unit,
+        account=account,
+        rows=tuple(out_rows),
+        totals=totals,
+        confidence=doc_conf,
+        locator=locate.span(min(first, span[0]), span[1]),
+        warnings=capped(warnings),
+    )
 
 
 def _first_nonempty(grid: Grid) -> int:
@@ -535,11 +532,12 @@ def _first_nonempty(grid: Grid) -> int:
     return 0
 
 
-def written_cents_of(row: dict[str, Any]) -> list[int]:
+_AMOUNTS = attrgetter(*MONEY_FIELDS)
+
+
+def written_cents_of(row: TrialBalanceRow) -> list[int]:
     """A row's amounts in cents, read back exactly from the text format_cents wrote."""
-    return [
-        int(text.replace(".", "")) if text is not None else 0 for text in map(row.get, MONEY_FIELDS)
-    ]
+    return [int(text.replace(".", "")) if text is not None else 0 for text in _AMOUNTS(row)]
 
 
 class _CodeTree:
@@ -587,14 +585,14 @@ class _CodeTree:
         return parent, level
 
 
-def _variant(titles: Titles, rows: list[dict[str, Any]]) -> tuple[str, dict[str, Any] | None]:
+def _variant(titles: Titles, rows: list[TrialBalanceRow]) -> tuple[Variant, AccountRef | None]:
     if titles.by_subconto:
         return "subconto", None
     if titles.account_code is not None:
         name = titles.account_name
         if name is None:
-            name = next((r["name"] for r in rows if r["code"] == titles.account_code), None)
-        return "account", {"code": titles.account_code, "name": name}
-    if rows and rows[0]["kind"] == "subconto":
+            name = next((r.name for r in rows if r.code == titles.account_code), None)
+        return "account", AccountRef(titles.account_code, name)
+    if rows and rows[0].kind == "subconto":
         return "subconto", None
     return "general", None

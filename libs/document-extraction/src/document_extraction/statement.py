@@ -6,10 +6,10 @@ import datetime
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
+import recognition_contract as contract
 from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import (
     ZERO,
@@ -25,7 +25,7 @@ from document_extraction.confidence import (
     ocr_of,
     row_confidence,
 )
-from document_extraction.dates import Period, parse_date_cell
+from document_extraction.dates import parse_date_cell
 from document_extraction.findings import INFO, WARNING, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import HEADER_SCAN_ROWS, MAX_COLUMNS, StatementHeader
@@ -56,6 +56,7 @@ from document_extraction.readings import (
 )
 from document_extraction.text import as_text, clean, is_empty, line_of, norm
 from document_extraction.titles import currency_in, period_in
+from recognition_contract import Equivalents, Locator, Period, Statement, Transaction, Warning
 
 _OPENING = re.compile(r"^(?:входящий остаток|остаток на начало|входящее сальдо|сальдо на начало)")
 _CLOSING = re.compile(r"^(?:исходящий остаток|остаток на конец|исходящее сальдо|сальдо на конец)")
@@ -124,7 +125,7 @@ def _balances_from_running_balance(
     col: int,
     lines: Sequence[StatementLine],
     locate: Locate,
-    warnings: list[dict[str, Any]],
+    warnings: list[Warning],
 ) -> None:
     """A running-balance column checks every line against the one before it, and gives the
     balances a statement without balance lines does not print."""
@@ -265,11 +266,11 @@ class _Head:
     bank_name: str | None = None
     bank_bic: str | None = None
     account: str | None = None
-    account_where: dict[str, Any] | None = None
+    account_where: Locator | None = None
     currency: str | None = None
     holder_name: str | None = None
     holder_tax_id: str | None = None
-    holder_where: dict[str, Any] | None = None
+    holder_where: Locator | None = None
     period: Period | None = None
     opening: Decimal | None = None
     closing: Decimal | None = None
@@ -282,7 +283,7 @@ def _read_head_line(
     row: Sequence[CellValue],
     index: int,
     locate: Locate,
-    warnings: list[dict[str, Any]],
+    warnings: list[Warning],
     *,
     in_body: bool = False,
 ) -> None:
@@ -355,7 +356,7 @@ def _read_head_line(
 
 
 def _balance(
-    found: _Labelled, index: int, locate: Locate, warnings: list[dict[str, Any]]
+    found: _Labelled, index: int, locate: Locate, warnings: list[Warning]
 ) -> Decimal | None:
     amount = _value_amount(found)
     if amount.problem is not None:
@@ -381,11 +382,11 @@ def find_statement_without_table(rows: Sequence[Sequence[CellValue]]) -> Stateme
     return StatementHeader(row=len(rows) - 1, columns={}, confidence=100.0, first_row=len(rows))
 
 
-def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
+def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     locate = Locate(grid)
     rows = grid.rows
     cols = header.columns
-    warnings: list[dict[str, Any]] = []
+    warnings: list[Warning] = []
     head = _Head()
     for index in range(header.first_row):
         _read_head_line(head, rows[index], index, locate, warnings)
@@ -413,7 +414,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     own_accounts: set[str] = set()
     not_executed: Counter[str] = Counter()
 
-    transactions: list[dict[str, Any]] = []
+    transactions: list[Transaction] = []
     check_lines: list[StatementLine] = []
     confidences: list[float] = []
     total_debit: Decimal | None = None
@@ -533,29 +534,30 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         tax_id = _tax_id(cell(row, "tax_id"))
         account_text = as_text(cell(row, "account"))
         account = normalize_account(account_text) if account_text else None
-        transaction: dict[str, Any] = {
-            "date": date.isoformat(),
-            "number": as_text(cell(row, "number")),
-            "debit": format_money(debit),
-            "credit": format_money(credit),
-        }
+        line_equivalents = None
         if shared_equivalent:
+            # Its side is known once the reading of the amounts is chosen, below.
             equivalents.append(money(row, debit_eq, index)[0])
-            transaction["debit_equivalent"] = transaction["credit_equivalent"] = None
+            line_equivalents = Equivalents(None, None)
         elif has_equivalents:
-            transaction["debit_equivalent"] = format_money(money(row, debit_eq, index)[0])
-            transaction["credit_equivalent"] = format_money(money(row, credit_eq, index)[0])
-        transaction.update(
-            {
-                "counterparty_name": clean(cell(row, "name")),
-                "counterparty_tax_id": tax_id,
-                "counterparty_account": account,
-                "counterparty_bank": bank,
-                "counterparty_bank_bic": bic,
-                "purpose": clean(cell(row, "purpose")),
-                "confidence": conf,
-                "locator": locate.row(index),
-            }
+            line_equivalents = Equivalents(
+                format_money(money(row, debit_eq, index)[0]),
+                format_money(money(row, credit_eq, index)[0]),
+            )
+        transaction = Transaction(
+            date=date,
+            number=as_text(cell(row, "number")),
+            debit=format_money(debit),
+            credit=format_money(credit),
+            equivalents=line_equivalents,
+            counterparty_name=clean(cell(row, "name")),
+            counterparty_tax_id=tax_id,
+            counterparty_account=account,
+            counterparty_bank=bank,
+            counterparty_bank_bic=bic,
+            purpose=clean(cell(row, "purpose")),
+            confidence=conf,
+            locator=locate.row(index),
         )
         if tax_id is None and as_text(cell(row, "tax_id")):
             warnings.append(
@@ -597,13 +599,12 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
     )
     for position, (debit, credit) in enumerate(reading.sides):
         transaction = transactions[position]
-        transaction["debit"] = format_money(debit)
-        transaction["credit"] = format_money(credit)
-        if reading.swaps_totals and has_equivalents and not shared_equivalent:
-            transaction["debit_equivalent"], transaction["credit_equivalent"] = (
-                transaction["credit_equivalent"],
-                transaction["debit_equivalent"],
-            )
+        turned = transaction.equivalents
+        if turned is not None and reading.swaps_totals and not shared_equivalent:
+            turned = Equivalents(turned.credit, turned.debit)
+        transactions[position] = replace(
+            transaction, debit=format_money(debit), credit=format_money(credit), equivalents=turned
+        )
         read = check_lines[position]
         check_lines[position] = StatementLine(read.index, read.date, debit, credit)
     if reading.swaps_totals:
@@ -618,9 +619,14 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
         printed = {as_text(rows[line.index][cols["currency"]]) for line in check_lines}
         if len(printed) == 1:
             head.currency = _currency(printed.pop())
-    for transaction, equivalent in zip(transactions, equivalents, strict=False):
-        side = "credit_equivalent" if transaction["credit"] is not None else "debit_equivalent"
-        transaction[side] = format_money(abs(equivalent) if equivalent is not None else None)
+    for position, equivalent in enumerate(equivalents):
+        transaction = transactions[position]
+        amount = format_money(abs(equivalent) if equivalent is not None else None)
+        on_credit = transaction.credit is not None
+        transactions[position] = replace(
+            transaction,
+            equivalents=Equivalents(None, amount) if on_credit else Equivalents(amount, None),
+        )
     if head.account is None and len(own_accounts) == 1:
         # The statement's own account printed on every line instead of in its header.
         head.account = own_accounts.pop()
@@ -677,23 +683,22 @@ def build_statement(grid: Grid, header: StatementHeader) -> dict[str, Any]:
             )
         )
     first = next((i for i, r in enumerate(rows) if any(not is_empty(c) for c in r)), 0)
-    return {
-        "type": "statement",
-        "header": {
-            "bank_name": head.bank_name,
-            "bank_bic": head.bank_bic,
-            "account": head.account,
-            "currency": head.currency,
-            "holder_name": head.holder_name,
-            "holder_tax_id": head.holder_tax_id,
-            "period": head.period.as_dict() if head.period else None,
-            "opening_balance": format_money(head.opening),
-            "closing_balance": format_money(head.closing),
-            "total_debit": format_money(total_debit),
-            "total_credit": format_money(total_credit),
-        },
-        "transactions": transactions,
-        "confidence": doc_conf,
-        "locator": locate.span(min(first, header.row), last_index),
-        "warnings": capped(all_warnings),
-    }
+    return Statement(
+        header=contract.StatementHeader(
+            bank_name=head.bank_name,
+            bank_bic=head.bank_bic,
+            account=head.account,
+            currency=head.currency,
+            holder_name=head.holder_name,
+            holder_tax_id=head.holder_tax_id,
+            period=head.period,
+            opening_balance=format_money(head.opening),
+            closing_balance=format_money(head.closing),
+            total_debit=format_money(total_debit),
+            total_credit=format_money(total_credit),
+        ),
+        transactions=tuple(transactions),
+        confidence=doc_conf,
+        locator=locate.span(min(first, header.row), last_index),
+        warnings=capped(all_warnings),
+    )

@@ -6,10 +6,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from document_extraction.dates import Period, parse_period
+from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
 from document_extraction.text import as_text, clean, line_of, title_cells
+from recognition_contract import Organisation, Period, Unit
 
 _OSV_TITLE = re.compile(
     r"оборотно-сальдов|обороты сч[её]та|анализ сч[её]та|анализ субконто|ведомость",
@@ -55,9 +56,9 @@ _CURRENCIES = (
 @dataclass(frozen=True)
 class Titles:
     title: str | None
-    organisation: dict[str, str | None] | None
+    organisation: Organisation | None
     period: Period | None
-    unit: str
+    unit: Unit
     currency: str | None
     account_code: str | None
     account_name: str | None
@@ -130,9 +131,9 @@ def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
             break
     title = title_cell
     period: Period | None = None
-    unit = "units"
+    unit: Unit = "units"
     currency: str | None = None
-    organisation: dict[str, str | None] | None = None
+    organisation: Organisation | None = None
     for line in lines:
         if period is None:
             period = period_in(line)
@@ -157,7 +158,7 @@ def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
     return Titles(title, organisation, period, unit, currency, code, name, by_subconto)
 
 
-def _organisation(lines: list[str], title: str | None) -> dict[str, str | None] | None:
+def _organisation(lines: list[str], title: str | None) -> Organisation | None:
     candidates = [line for line in lines if _ORG_PREFIX.match(line)]
     if not candidates:
         candidates = [
@@ -179,4 +180,4 @@ def _organisation(lines: list[str], title: str | None) -> dict[str, str | None] 
     name = _TAX_SUFFIX.sub("", _ORG_PREFIX.sub("", line)).strip(" ,;")
     if not name:
         return None
-    return {"name": name, "tax_id": tax_id}
+    return Organisation(name, tax_id)

@@ -30,7 +30,7 @@ Documents (``documents``), frozen dataclasses defined once for producers and the
     ``Statement`` (``StatementHeader``, ``Transaction``, ``Equivalents``), ``Period``,
     ``Warning`` (``code``, ``severity``, ``message``, ``locator``), ``Locator``, ``BBox``;
     ``Document = TrialBalance | Statement``; money is ``Money``, the contract's decimal string
-    (``money(text)`` checks one, ``amount(m) -> Decimal``); dates are ``datetime.date``.
+    (``amount(m) -> Decimal``); dates are ``datetime.date``.
     ``to_wire(document, major) -> dict`` and ``from_wire(data, major) -> Document`` (checked by
     that MAJOR's schema); ``locator_to_wire``, ``totals_to_wire``, ``warning_to_wire``.
     Warnings are structured whatever the MAJOR: ``legacy_warning(text)`` wraps a 1.x string as
@@ -88,7 +88,6 @@ from recognition_contract.documents import (
     from_wire,
     legacy_warning,
     locator_to_wire,
-    money,
     to_wire,
     totals_to_wire,
     warning_text,
@@ -208,7 +207,6 @@ __all__ = [
     "legacy_warning",
     "load_schema",
     "locator_to_wire",
-    "money",
     "parse_envelope",
     "parse_example_name",
     "parse_request",

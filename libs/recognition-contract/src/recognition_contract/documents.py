@@ -14,7 +14,6 @@ file says ``100`` or ``99.5`` the same before and after a round trip.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -33,7 +32,6 @@ Variant = Literal["general", "account", "subconto"]
 RowKind = Literal["account", "subconto"]
 Unit = Literal["units", "thousands"]
 
-_MONEY: Final = re.compile(r"-?[0-9]+(?:\.[0-9]{1,2})?")
 MONEY_FIELDS: Final = (
     "opening_debit",
     "opening_credit",
@@ -43,13 +41,6 @@ MONEY_FIELDS: Final = (
     "closing_credit",
 )
 """The six amounts of a trial balance row and of its totals, in the order of the schema."""
-
-
-def money(text: str) -> Money:
-    """``text`` as ``Money``; ``ValueError`` unless it is a contract amount."""
-    if _MONEY.fullmatch(text) is None:
-        raise ValueError(f"not a contract amount: {text!r:.40}")
-    return Money(text)
 
 
 def amount(value: Money | None) -> Decimal | None:

@@ -42,11 +42,8 @@ def expected_of(
 
 
 def from_extraction(extraction: Extraction) -> Expected:
-    return Expected(
-        extraction.status,
-        extraction.group_schema,
-        extraction.documents,
-        extraction.warnings,
+    return expected_of(
+        extraction.status, extraction.group_schema, extraction.documents, extraction.warnings
     )
 
 

@@ -14,14 +14,11 @@ from recognition_contract import (
     Document,
     ErrorCode,
     FileType,
-    SchemaVersion,
     Severity,
     Statement,
     Transaction,
     TrialBalanceRow,
     Warning,
-    from_wire,
-    warnings_from,
 )
 from recognition_worker import Recognition, RecognitionError
 from scan_gateway.grid_from_words import PageGrid, build_page_grid
@@ -103,7 +100,7 @@ def recognize_pages(
     except NoDocumentFound as exc:
         raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
     status = extraction.status
-    documents = [from_wire(document, 2) for document in extraction.documents]
+    documents = list(extraction.documents)
     if len(documents) == len(assembled.documents):
         documents = [
             relocate(document, assembled.origins[index], assembled.pages[index])
@@ -120,7 +117,7 @@ def recognize_pages(
         documents=documents,
         group_schema=extraction.group_schema,
         status=status,
-        warnings=[*warnings, *warnings_from(extraction.warnings, SchemaVersion(2, 0))],
+        warnings=[*warnings, *extraction.warnings],
         metrics={"pages": len(pages), "ocr_pages": ocr_pages},
         raw={RAW_NAME: raw_words(pages)},
     )

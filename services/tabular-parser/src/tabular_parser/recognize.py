@@ -4,22 +4,13 @@ sandboxed child process, so it is a pure module-level function of picklable argu
 from __future__ import annotations
 
 from document_extraction import NoDocumentFound, extract
-from recognition_contract import (
-    ErrorCode,
-    FileType,
-    SchemaVersion,
-    Severity,
-    Warning,
-    from_wire,
-    warnings_from,
-)
+from recognition_contract import ErrorCode, FileType, Severity, Warning
 from recognition_worker import Recognition, RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import Container, sniff
 from tabular_parser.workbook import WorkbookRead, read_workbook
 
 TYPE_NAMES = {Container.XLSX: "XLSX", Container.XLSB: "XLSB", Container.XLS: "XLS"}
-WIRE = SchemaVersion(2, 0)
 
 
 def recognize(
@@ -47,15 +38,13 @@ def recognize(
         extraction = extract(read.grids)
     except NoDocumentFound as exc:
         raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
-    # The workbook reader and extraction still hand over 2.x JSON; typed from here on.
-    read_warnings = warnings_from(read.warnings, WIRE)
-    warnings += read_warnings
-    warnings += warnings_from(extraction.warnings, WIRE)
+    warnings += read.warnings
+    warnings += extraction.warnings
     status = extraction.status
-    if any(w.severity is not Severity.INFO for w in read_warnings):
+    if any(w.severity is not Severity.INFO for w in read.warnings):
         status = "needs_check"  # part of the workbook was not read: a person must look
     return Recognition(
-        documents=[from_wire(document, WIRE.major) for document in extraction.documents],
+        documents=extraction.documents,
         group_schema=extraction.group_schema,
         status=status,
         warnings=warnings,

@@ -18,7 +18,7 @@ from python_calamine import CalamineSheet, CalamineWorkbook, PasswordError, Shee
 from python_calamine import SheetVisibleEnum as Visible
 
 from document_extraction import CellValue, Grid
-from recognition_contract import ErrorCode
+from recognition_contract import ErrorCode, Locator, Severity, Warning
 from recognition_worker import RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import PROTECTED_MESSAGE, Container
@@ -32,19 +32,14 @@ _MAX_DETAIL_CHARS: Final = 200
 @dataclass
 class WorkbookRead:
     grids: list[Grid] = field(default_factory=list)
-    warnings: list[dict[str, Any]] = field(default_factory=list)
-    """File-level warnings of the reader, contract 2.0 objects."""
+    warnings: list[Warning] = field(default_factory=list)
+    """File-level warnings of the reader."""
     sheets: int = 0
 
-    def warn(self, code: str, message: str, sheet: str | None, severity: str) -> None:
-        self.warnings.append(
-            {
-                "code": code,
-                "severity": severity,
-                "message": message,
-                "locator": {"sheet": sheet} if sheet else None,
-            }
-        )
+    def warn(self, code: str, message: str, sheet: str | None) -> None:
+        """Part of the workbook was not read: a person must look."""
+        locator = Locator(sheet=sheet) if sheet else None
+        self.warnings.append(Warning(code, Severity.WARNING, message, locator))
 
 
 def _detail(exc: BaseException) -> str:
@@ -183,7 +178,6 @@ def _read_sheets(
                 "SHEETS_SKIPPED",
                 f"В книге {len(names)} листов; прочитаны первые {limits.max_sheets}",
                 None,
-                "warning",
             )
             names = names[: limits.max_sheets]
         # Sheets load lazily: their extent is known before calamine allocates them.
@@ -196,7 +190,7 @@ def _read_sheets(
         for name in names:
             sheet_meta = scanner.extent(name) if scanner is not None else meta.get(name)
             if sheet_meta is not None and not sheet_meta.fits(limits):
-                read.warn("SHEET_TOO_LARGE", _too_large(sheet_meta, limits), name, "warning")
+                read.warn("SHEET_TOO_LARGE", _too_large(sheet_meta, limits), name)
                 failures.append(name)
                 continue
             rows = _read_sheet(workbook, name, limits, read)
@@ -217,7 +211,7 @@ def _read_sheets(
                 )
         read.sheets = len(read.grids)
     if names and len(failures) == len(names):
-        reasons = "; ".join(w["message"] for w in read.warnings if w["code"] != "SHEETS_SKIPPED")
+        reasons = "; ".join(w.message for w in read.warnings if w.code != "SHEETS_SKIPPED")
         raise RecognitionError(ErrorCode.UNREADABLE, f"Ни один лист не прочитан: {reasons}")
     return read
 
@@ -249,7 +243,6 @@ def _read_sheet(
                 f"Лист «{name}» занимает {height} строк × {width} столбцов "
                 f"(больше {limits.max_cells} ячеек) и не прочитан",
                 name,
-                "warning",
             )
             return None
         rows = _rows(sheet, min(height, limits.max_rows), limits.max_columns)
@@ -258,20 +251,18 @@ def _read_sheet(
     except (RecognitionError, MemoryError):
         raise
     except Exception as exc:
-        read.warn("SHEET_UNREADABLE", f"Лист «{name}» не читается: {_detail(exc)}", name, "warning")
+        read.warn("SHEET_UNREADABLE", f"Лист «{name}» не читается: {_detail(exc)}", name)
         return None
     if height > limits.max_rows:
         read.warn(
             "SHEET_TRUNCATED",
             f"На листе «{name}» {height} строк; прочитаны первые {limits.max_rows}",
             name,
-            "warning",
         )
     if width > limits.max_columns:
         read.warn(
             "SHEET_TRUNCATED",
             f"На листе «{name}» {width} столбцов; прочитаны первые {limits.max_columns}",
             name,
-            "warning",
         )
     return rows
