@@ -160,7 +160,8 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
     """The row of column numbers some exports print under the captions: 1 2 3 … n."""
     numbers: list[int] = []
     for cell in row[:MAX_COLUMNS]:
-        text = caption_text(cell)
+        # Digits need no normalising: a text cell is looked at as it is.
+        text = cell.strip() if isinstance(cell, str) else caption_text(cell)
         if not text:
             continue
         if not text.isdigit():
@@ -235,12 +236,19 @@ class HeaderRepeats:
     def __init__(self, rows: Sequence[Sequence[CellValue]], first: int, last: int) -> None:
         self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
         self.firsts = {signature[0] for signature in self.signatures}
+        self.initials = {text[:1] for text in self.firsts}
 
     def __contains__(self, row: Sequence[CellValue]) -> bool:
         first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
+        if isinstance(first, str):
+            # Only a row that starts as a header row does can be one (the full comparison is
+            # then made): a code, the body's usual start, never does.
+            initial = first.lstrip()[:1].lower()
+            if initial.isdigit():
+                return is_column_number_row(row)
+            if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
+                return False
         text = caption_text(first)
-        # Only a row that starts as a header row or a run of numbers does can be one (the full
-        # comparison is then made); the body's rows almost never do.
         if text in self.firsts:
             return row_signature(row) in self.signatures or is_column_number_row(row)
         return text.isdigit() and is_column_number_row(row)

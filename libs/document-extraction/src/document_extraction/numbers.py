@@ -151,14 +151,24 @@ NO_CENTS = Cents(None)
 CENTS_LIMIT = 1e13  # beyond this a double no longer holds every cent exactly
 
 
-def read_cents(cell: CellValue) -> Cents:
-    if cell is None:
-        return NO_CENTS
-    if type(cell) is float and -CENTS_LIMIT < cell < CENTS_LIMIT:
+def float_cents(cell: float) -> int | None:
+    """The exact cents of a numeric cell holding at most two decimals, else None (more
+    decimals, too large for every cent, not a number): such a cell needs the full reading."""
+    if -CENTS_LIMIT < cell < CENTS_LIMIT:
         # The double nearest to a two-decimal number is the only one whose cents, rounded and
         # divided back, give it again: its cents are then exact.
         cents = round(cell * 100)
         if cents / 100 == cell:
+            return cents
+    return None
+
+
+def read_cents(cell: CellValue) -> Cents:
+    if cell is None:
+        return NO_CENTS
+    if type(cell) is float:
+        cents = float_cents(cell)
+        if cents is not None:
             return Cents(cents)
     if type(cell) is int and -CENTS_LIMIT < cell < CENTS_LIMIT:
         return Cents(cell * 100)

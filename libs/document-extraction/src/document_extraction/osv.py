@@ -21,7 +21,7 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
-from document_extraction.numbers import NO_CENTS, Cents, format_cents, read_cents
+from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_empty, norm
 from document_extraction.titles import Titles
 from recognition_contract import (
@@ -144,11 +144,25 @@ class _Amounts:
     ) -> tuple[list[int | None], int, bool]:
         """Cents of the six money cells, the worst reading cost, and whether all are empty."""
         width = len(row)
-        readings = [self.cents(row[c]) if c < width else NO_CENTS for c in self.money_cols]
-        values = [reading.value for reading in readings]
-        worst = max(reading.penalty for reading in readings)
+        values: list[int | None] = []
+        readings: list[tuple[int, Cents]] = []  # the cells that needed the full reading
+        for position, col in enumerate(self.money_cols):
+            cell = row[col] if col < width else None
+            # Most cells are empty or numbers with cents: read without a Cents to carry.
+            if cell is None or cell == "":
+                values.append(None)
+                continue
+            if type(cell) is float:
+                cents = float_cents(cell)
+                if cents is not None:
+                    values.append(cents)
+                    continue
+            reading = self.cents(cell)
+            values.append(reading.value)
+            readings.append((position, reading))
+        worst = max((reading.penalty for _, reading in readings), default=0)
         empty = values.count(None) == 6
-        for position, reading in enumerate(readings):
+        for position, reading in readings:
             if reading.problem is None and reading.printed is None:
                 continue
             if position - 1 in self.signed:
