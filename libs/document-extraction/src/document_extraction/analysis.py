@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from document_extraction.accounts import code_from_cell
 from document_extraction.captions import Column, compose, words_of
@@ -240,7 +240,7 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> TrialB
     for old in order:
         out = written[old]
         parent = renumber.get(out.parent) if out.parent is not None else None
-        out_rows.append(replace(out, id=renumber[old], parent=parent))
+        out_rows.append(out._replace(id=renumber[old], parent=parent))
     children = {renumber[p]: s for p, s in children.items() if p in renumber}
     return osv_document(
         grid,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -416,7 +416,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
-        out_rows = [replace(out, level=out.level - base) for out in out_rows]
+        out_rows = [out._replace(level=out.level - base) for out in out_rows]
 
     return osv_document(
         grid,

@@ -140,7 +140,7 @@ def relocate(
                 row_end = end_line
             else:
                 row_end, page_end = None, end_page
-        return replace(locator, page=page, row=row, row_end=row_end, page_end=page_end)
+        return locator._replace(page=page, row=row, row_end=row_end, page_end=page_end)
 
     def fix_warning(warning: Warning) -> Warning:
         if warning.locator is None:
@@ -161,7 +161,7 @@ def relocate(
     return replace(
         document,
         locator=where,
-        rows=tuple(replace(r, locator=fix(r.locator)) for r in document.rows),
+        rows=tuple(r._replace(locator=fix(r.locator)) for r in document.rows),
         totals=replace(totals, locator=fix(totals.locator)) if totals is not None else None,
         warnings=warnings,
     )
