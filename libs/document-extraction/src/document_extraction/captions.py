@@ -245,7 +245,7 @@ class HeaderRepeats:
             # then made): a code, the body's usual start, never does.
             initial = first.lstrip()[:1].lower()
             if initial.isdigit():
-                return is_column_number_row(row)
+                return first.strip().isdigit() and is_column_number_row(row)
             if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
                 return False
         text = caption_text(first)

@@ -160,7 +160,7 @@ class _Amounts:
             reading = self.cents(cell)
             values.append(reading.value)
             readings.append((position, reading))
-        worst = max((reading.penalty for _, reading in readings), default=0)
+        worst = max(reading.penalty for _, reading in readings) if readings else 0
         empty = values.count(None) == 6
         for position, reading in readings:
             if reading.problem is None and reading.printed is None:
@@ -394,7 +394,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         if use_outline:
             parent, level = outline_tree.place(number, index)
         else:
-            parent, level = codes.place(number, kind, code_text, _indent(label_cell))
+            indent = _indent(label_cell) if kind == "subconto" else 0
+            parent, level = codes.place(number, kind, code_text, indent)
         amounts = [v or 0 for v in values]
         if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
             balance_warnings.append(
