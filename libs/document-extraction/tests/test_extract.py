@@ -401,3 +401,23 @@ def test_statement_of_a_quiet_account_without_a_table() -> None:
     assert [(w.code, w.severity) for w in document.warnings] == [("NO_ROWS", "info")]
     assert extraction.status == "done"
     validate_result_file(wrap(extraction))
+
+
+def test_balances_side_by_side_a_split_period_and_a_currency_by_its_number() -> None:
+    rows = [
+        ["ВЫПИСКА"],
+        ["Номер счета:", "40702156916110000346", "Валюта:", "Валюта 156, Китайский юань"],
+        ["Начальная дата: ", "01.02.2026", "Конечная дата: ", "06.03.2026"],
+        ["Входящий остаток CNY:", 621.99, "Исходящий остаток CNY:", "0.00 на 06.03.2026"],
+        [],
+        ["Дата", "Номер документа", "Дебет, CNY", "Кредит, CNY", "Контрагент", "Назначение"],
+        ["03.02.2026", "1", 621.99, 0, "ООО «Альфа»", "Оплата"],
+        ["ИТОГО:", 621.99, 0],
+    ]
+    document = to_wire(extract([Grid("40702156916110000346", rows)]).documents[0], 2)
+    header = document["header"]
+    assert header["currency"] == "CNY"
+    assert (header["opening_balance"], header["closing_balance"]) == ("621.99", "0.00")
+    assert header["period"]["from"] == "2026-02-01"
+    assert (header["total_debit"], header["total_credit"]) == ("621.99", "0.00")
+    assert [w["code"] for w in document["warnings"]] == []

@@ -134,3 +134,13 @@ def test_declined_operations_are_left_out_and_counted() -> None:
     ]  # fmt: skip
     first = document.warnings[0]
     assert (first.code, first.severity) == ("OPERATION_NOT_EXECUTED", "info")
+
+
+def test_running_balance_printed_before_each_operation() -> None:
+    from document_extraction.readings import read_running_balance
+
+    running = read_running_balance(
+        [D("100"), D("200"), D("150")], [(None, D("100")), (D("50"), None), (None, D("25"))]
+    )
+    assert running is not None
+    assert (running.opening, running.closing, running.broken) == (D("100"), D("175"), [])

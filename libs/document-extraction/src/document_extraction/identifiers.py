@@ -117,16 +117,20 @@ def find_tax_id(text: str) -> str | None:
     return normalize_tax_id(match.group(1))
 
 
-# ISO 4217 numeric codes a Russian account number carries in its digits 6-8 ("810" is the
-# rouble's code before 1998, still used in account numbers).
-_ACCOUNT_CURRENCIES = {"810": "RUB", "643": "RUB", "840": "USD", "978": "EUR", "933": "BYN"}
+# ISO 4217 numeric codes of the currencies the borrowers' accounts are kept in ("810" is the
+# rouble's code before 1998, still used in Russian account numbers).
+NUMERIC_CURRENCIES = {
+    "933": "BYN", "643": "RUB", "810": "RUB", "840": "USD", "978": "EUR", "156": "CNY",
+    "398": "KZT", "417": "KGS", "860": "UZS", "980": "UAH", "826": "GBP", "756": "CHF",
+    "985": "PLN", "392": "JPY", "949": "TRY", "051": "AMD", "944": "AZN", "981": "GEL",
+}  # fmt: skip
 
 
 def currency_of_account(account: str | None) -> str | None:
     """The currency a Russian 20-digit account number names (40702 810 ...), or None."""
     if account is None or len(account) != 20 or not account.isdigit():
         return None
-    return _ACCOUNT_CURRENCIES.get(account[5:8])
+    return NUMERIC_CURRENCIES.get(account[5:8])
 
 
 _IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z]){11,30}")

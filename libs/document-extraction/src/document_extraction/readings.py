@@ -152,14 +152,43 @@ def read_running_balance(
     balances: Sequence[Decimal | None],
     sides: Sequence[tuple[Decimal | None, Decimal | None]],
 ) -> RunningBalance | None:
-    """The order (oldest or newest first) under which each line's balance is the previous
-    balance plus its credit minus its debit; the one with fewer broken lines wins."""
+    """The reading of a running-balance column under which each line's balance follows from
+    its neighbour's and the operations: lines oldest or newest first, the balance printed
+    after each operation or before it («Вх.остаток»). The one with the fewest broken lines
+    wins, the usual (oldest first, after the operation) on a tie."""
     if len(balances) < 2 or any(b is None for b in balances):
         return None
     values = [b for b in balances if b is not None]
     moves = [(c or ZERO) - (d or ZERO) for d, c in sides]
-    forward = [i for i in range(1, len(values)) if values[i] != values[i - 1] + moves[i]]
-    backward = [i for i in range(len(values) - 1) if values[i] != values[i + 1] + moves[i]]
-    if len(forward) <= len(backward):
-        return RunningBalance(values[0] - moves[0], values[-1], True, forward)
-    return RunningBalance(values[-1] - moves[-1], values[0], False, backward)
+    last = len(values) - 1
+    readings = [
+        # oldest first, balance after each operation
+        RunningBalance(
+            values[0] - moves[0],
+            values[-1],
+            True,
+            [i for i in range(1, last + 1) if values[i] != values[i - 1] + moves[i]],
+        ),
+        # newest first, balance after each operation
+        RunningBalance(
+            values[-1] - moves[-1],
+            values[0],
+            False,
+            [i for i in range(last) if values[i] != values[i + 1] + moves[i]],
+        ),
+        # oldest first, balance before each operation
+        RunningBalance(
+            values[0],
+            values[-1] + moves[-1],
+            True,
+            [i for i in range(last) if values[i + 1] != values[i] + moves[i]],
+        ),
+        # newest first, balance before each operation
+        RunningBalance(
+            values[-1],
+            values[0] + moves[0],
+            False,
+            [i for i in range(1, last + 1) if values[i - 1] != values[i] + moves[i]],
+        ),
+    ]
+    return min(readings, key=lambda reading: len(reading.broken))

@@ -30,6 +30,7 @@ from document_extraction.findings import INFO, WARNING, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import HEADER_SCAN_ROWS, MAX_COLUMNS, StatementHeader
 from document_extraction.identifiers import (
+    NUMERIC_CURRENCIES,
     currency_of_account,
     find_account,
     find_tax_id,
@@ -75,6 +76,7 @@ _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
 _BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
 _BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
+_DATES = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _READING_REASONS = {
     "direction": "Стороны операций взяты из колонки направления: при этом сходятся остатки и итоги",
     "credit_positive": "Положительные суммы прочитаны как поступления: при этом сходятся остатки "
@@ -84,7 +86,6 @@ _READING_REASONS = {
     "swapped": "Колонки дебета и кредита прочитаны наоборот (списания из колонки «Кредит», "
     "поступления из колонки «Дебет»): только при этом сходятся остатки и итоги",
 }
-_NUMERIC_CURRENCIES = {"933": "BYN", "840": "USD", "978": "EUR", "643": "RUB", "810": "RUB"}
 
 
 @dataclass
@@ -169,6 +170,17 @@ def _not_executed(cell: CellValue) -> bool:
     return isinstance(cell, str) and _NOT_EXECUTED.match(norm(cell)) is not None
 
 
+def _two_amounts_after_label(row: Sequence[CellValue]) -> tuple[Decimal, Decimal] | None:
+    """The debit and credit totals printed next to their label, as the first two amounts."""
+    amounts = [
+        amount.value
+        for cell in row[:MAX_COLUMNS]
+        if not isinstance(cell, str) or not cell.strip()[:1].isalpha()
+        if (amount := parse_amount(cell)).value is not None and amount.problem is None
+    ]
+    return (amounts[0], amounts[1]) if len(amounts) >= 2 else None
+
+
 def _line_labels(row: Sequence[CellValue]) -> dict[str, str]:
     """Which balance and totals labels start a text cell of the row: {"opening" | "closing" |
     "totals": the text from that cell to the end of the line}."""
@@ -203,12 +215,15 @@ def _value_amount(found: _Labelled) -> Amount:
         amount = find_amount_in_text(found.text)
         if amount.value is not None or amount.problem is not None:
             return amount
-    # "Входящий остаток на: | 06.06.2022 | 7 320.28": the date of the balance comes first.
+    # "Входящий остаток на: | 06.06.2022 | 7 320.28": the date of the balance comes first;
+    # "Входящий остаток: | 0.00 на 01.02.2026": the date follows the amount in its cell.
     first = parse_amount(found.cell)
     for cell in found.later:
         if isinstance(cell, datetime.date) or parse_date_cell(cell)[0] is not None:
             continue
         amount = parse_amount(cell)
+        if amount.problem is not None and isinstance(cell, str):
+            amount = find_amount_in_text(_DATES.sub(" ", cell))
         if amount.value is not None and amount.problem is None:
             return amount
     return first
@@ -217,12 +232,12 @@ def _value_amount(found: _Labelled) -> Amount:
 def _currency(text: str | None) -> str | None:
     if not text:
         return None
-    match = re.search(r"\b(933|840|978|643|810)\b", text)
     named = currency_in(text)
     if named is not None:
         return named
-    if match is not None:
-        return _NUMERIC_CURRENCIES[match.group(1)]
+    for number in re.findall(r"\b(\d{3})\b", text):
+        if number in NUMERIC_CURRENCIES:
+            return NUMERIC_CURRENCIES[number]
     code = re.search(r"\b([A-Z]{3})\b", text)
     return code.group(1) if code else None
 
@@ -299,13 +314,17 @@ def _read_head_line(
         if head.period is None:
             head.period = period_in(line)
         return
+    balance_line = False
     if head.opening is None and (found := _labelled(row, _OPENING)) is not None:
         head.opening = _balance(found, index, locate, warnings)
         head.opening_index = index
-        return
+        balance_line = True
+    # "Входящий остаток RUB: | 44 922,18 | Исходящий остаток RUB: | 310 355,96": one line.
     if (head.closing is None or in_body) and (found := _labelled(row, _CLOSING)) is not None:
         head.closing = _balance(found, index, locate, warnings)
         head.closing_index = index
+        balance_line = True
+    if balance_line:
         return
     if head.bank_bic is None:
         match = _BIC_IN_TEXT.search(line)
@@ -412,6 +431,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     directions: list[str | None] = []
     own_account_col = header.extra.get("own_account")
     own_accounts: set[str] = set()
+    totals_beside_label: tuple[Decimal, Decimal] | None = None
     not_executed: Counter[str] = Counter()
 
     transactions: list[Transaction] = []
@@ -482,6 +502,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
                     if (total_debit is None) != (total_credit is None):
                         total_debit = total_debit if total_debit is not None else ZERO
                         total_credit = total_credit if total_credit is not None else ZERO
+                    # "ИТОГО: | 495 000 | 500 000" beside its label, left of the amount
+                    # columns: which of the two the totals are, the lines' sums tell below.
+                    totals_beside_label = _two_amounts_after_label(row)
                 if "opening" not in labels and "closing" not in labels:
                     continue
             before = (head.opening, head.closing)
@@ -589,6 +612,14 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
                 INFO,
             )
         )
+    if totals_beside_label is not None:
+        debits = sum((line.debit or ZERO for line in check_lines), ZERO)
+        credits = sum((line.credit or ZERO for line in check_lines), ZERO)
+        if (total_debit, total_credit) != (debits, credits) and totals_beside_label == (
+            debits,
+            credits,
+        ):
+            total_debit, total_credit = totals_beside_label
     readings = (
         signed_readings(signed_values, directions if direction_col is not None else None)
         if signed

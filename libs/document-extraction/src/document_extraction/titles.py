@@ -23,7 +23,9 @@ _ACCOUNT_IN_TITLE = re.compile(
     re.IGNORECASE,
 )
 _PERIOD_START = re.compile(
-    r"\bза\s+(?:период\b)?|\bпериод\b|\bс\s+\d{1,2}\.\d{1,2}\.\d{2,4}", re.IGNORECASE
+    r"\bза\s+(?:период\b)?|\bпериод\b|\bс\s+\d{1,2}\.\d{1,2}\.\d{2,4}|"
+    r"\bначальн\w*\s+дат|\bдата\s+начала",
+    re.IGNORECASE,
 )
 _UNIT_THOUSANDS = re.compile(
     r"тыс\.?\s*(?:бел\.?\s*|росс\.?\s*)?(?:руб|byn|rub|usd|eur|долл|евро)|в тысячах|"
@@ -50,6 +52,13 @@ _CURRENCIES = (
     (re.compile(r"\bRUB\b|\bRUR\b|росс(?:ийск\w*)?\.?\s*руб", re.IGNORECASE), "RUB"),
     (re.compile(r"\bUSD\b|доллар", re.IGNORECASE), "USD"),
     (re.compile(r"\bEUR\b|евро\b", re.IGNORECASE), "EUR"),
+    (re.compile(r"\bCNY\b|юан", re.IGNORECASE), "CNY"),
+    (re.compile(r"\bKZT\b|тенге", re.IGNORECASE), "KZT"),
+    (re.compile(r"\bKGS\b|кыргызск\w* сом", re.IGNORECASE), "KGS"),
+    (re.compile(r"\bUAH\b|гривн", re.IGNORECASE), "UAH"),
+    (re.compile(r"\bGBP\b|фунт\w* стерлинг", re.IGNORECASE), "GBP"),
+    (re.compile(r"\bCHF\b|швейцарск\w* франк", re.IGNORECASE), "CHF"),
+    (re.compile(r"\bPLN\b|злот", re.IGNORECASE), "PLN"),
 )
 
 
