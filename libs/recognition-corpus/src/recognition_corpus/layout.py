@@ -103,7 +103,7 @@ def _column_index(letters: str) -> int:
     return index - 1
 
 
-def _column_letters(index: int) -> str:
+def column_letters(index: int) -> str:
     letters = ""
     number = index + 1
     while number:
@@ -124,4 +124,4 @@ def shift_columns(sheet: Sheet, documents: list[dict[str, Any]], columns: int) -
         for item in document["warnings"]:
             locator = item.get("locator") or {}
             if "column" in locator:
-                locator["column"] = _column_letters(_column_index(locator["column"]) + columns)
+                locator["column"] = column_letters(_column_index(locator["column"]) + columns)

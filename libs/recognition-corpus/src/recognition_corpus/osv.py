@@ -19,7 +19,7 @@ from recognition_corpus.data import (
     make_inn,
     make_unp,
 )
-from recognition_corpus.layout import Cell, Sheet
+from recognition_corpus.layout import Cell, Sheet, column_letters
 
 MONTHS = (
     "Январь", "Февраль", "Март", "Апрель", "Май", "Июнь",
@@ -436,7 +436,7 @@ def general_osv(
         sheet.rows[totals_index][money_cols[2]] = m.cell(bumped[2], style.amounts)
         totals = bumped
         where = {"sheet": sheet.name, "row": totals_index + 1}
-        warnings.append(_w("TOTALS_MISMATCH", {**where, "column": _letters(money_cols[2])}))
+        warnings.append(_w("TOTALS_MISMATCH", {**where, "column": column_letters(money_cols[2])}))
         warnings.append(_w("DEBIT_CREDIT_MISMATCH", where))
     _signature(sheet, style)
     return _finish(
@@ -466,7 +466,7 @@ def _break_row(
             {
                 "sheet": sheet.name,
                 "row": parent["locator"]["row"],
-                "column": _letters(money_cols[4]),
+                "column": column_letters(money_cols[4]),
             },
         ),
     ]
@@ -475,15 +475,6 @@ def _break_row(
 def _w(code: str, locator: dict[str, Any], severity: str = "warning") -> dict[str, Any]:
     """An expected warning; the message is free text and is not compared."""
     return {"code": code, "severity": severity, "message": "", "locator": locator}
-
-
-def _letters(col: int) -> str:
-    letters = ""
-    number = col + 1
-    while number:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 def _totals(sheet: Sheet, style: OsvStyle, totals: list[Decimal], label_cols: int) -> int:

@@ -18,8 +18,8 @@ from recognition_corpus.data import (
     make_iban,
     make_unp,
 )
-from recognition_corpus.layout import Cell, Sheet
-from recognition_corpus.osv import _confidence, _letters, _w
+from recognition_corpus.layout import Cell, Sheet, column_letters
+from recognition_corpus.osv import _confidence, _w
 
 DATE_FORMAT = "dd.mm.yyyy"
 CURRENCY_NUMBERS = {"BYN": "933", "USD": "840", "EUR": "978", "RUB": "643"}
@@ -298,7 +298,11 @@ def statement(
             warnings.append(
                 _w(
                     "TAX_ID_CHECK_FAILED",
-                    {"sheet": sheet_name, "row": index + 1, "column": _letters(col_of["tax_id"])},
+                    {
+                        "sheet": sheet_name,
+                        "row": index + 1,
+                        "column": column_letters(col_of["tax_id"]),
+                    },
                 )
             )
         has_bic = "bic" in col_of or "bank_bic" in col_of

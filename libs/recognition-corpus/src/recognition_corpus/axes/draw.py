@@ -137,15 +137,6 @@ def break_lines(text: str, rng: random.Random) -> str:
     return " ".join(words[:at]) + "\n" + " ".join(words[at:])
 
 
-def letters(col: int) -> str:
-    out = ""
-    number = col + 1
-    while number:
-        number, rest = divmod(number - 1, 26)
-        out = chr(65 + rest) + out
-    return out
-
-
 def split_amount(rng: random.Random, total: Decimal, parts: int) -> list[Decimal]:
     """``total`` cut into ``parts`` amounts of whole cents (or tenths) that sum to it exactly."""
     if parts <= 1 or total == 0:
