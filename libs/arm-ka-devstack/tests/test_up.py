@@ -45,7 +45,7 @@ def test_up_serves_healthcheck_and_ctrl_c_stops_everything(tmp_path: Path) -> No
         assert process.stdout is not None
         url = process.stdout.readline().strip()
         # An empty line means it exited: what it said on stderr tells why.
-        assert url == f"http://127.0.0.1:{port}", process.stderr.read() if not url else url
+        assert url == f"http://127.0.0.1:{port}", url or process.stderr.read()
         body = httpx.get(f"{url}/healthcheck", timeout=5).json()
         assert body["db"] == "ok"
         assert body["nats"] == "ok"
