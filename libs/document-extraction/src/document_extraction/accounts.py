@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from document_extraction.grid import CellValue
 
@@ -22,8 +22,9 @@ _CODE_AND_NAME = re.compile(
 _FORMAT_SECTION = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[^"\\\[]')
 
 
-@dataclass(frozen=True, slots=True)
-class Code:
+class Code(NamedTuple):
+    """An account code read from a label cell (a named tuple: one is made per row)."""
+
     code: str
     name: str | None
     penalty: int = 0
