@@ -421,3 +421,36 @@ def test_balances_side_by_side_a_split_period_and_a_currency_by_its_number() -> 
     assert header["period"]["from"] == "2026-02-01"
     assert (header["total_debit"], header["total_credit"]) == ("621.99", "0.00")
     assert [w["code"] for w in document["warnings"]] == []
+
+
+def _account_block(account: str, opening: str, amount: float, closing: str) -> list[list[Any]]:
+    return [
+        [f"Выписка по счету {account} за период с 01.03.2025 по 31.03.2025"],
+        ["Входящий остаток:", None, opening],
+        ["Дата", "№ док", "Дебет", "Кредит", "Контрагент", "Назначение платежа"],
+        ["03.03.2025", "1", None, amount, "ООО «Альфа»", "Оплата"],
+        ["Исходящий остаток:", None, closing],
+        [],
+    ]
+
+
+def test_statements_of_two_accounts_on_one_sheet_are_two_documents() -> None:
+    rows = [
+        *_account_block("BY66PJCB30120612341010000933", "1 000,00", 500.0, "1 500,00"),
+        *_account_block("BY95ALFA30122231870010270000", "0,00", 75.0, "75,00"),
+    ]
+    extraction = extract([Grid("Выписка", rows)])
+    documents = [to_wire(d, 2) for d in extraction.documents]
+    assert [d["header"]["account"] for d in documents] == [
+        "BY66PJCB30120612341010000933", "BY95ALFA30122231870010270000",
+    ]  # fmt: skip
+    assert documents[1]["transactions"][0]["locator"] == {"sheet": "Выписка", "row": 10}
+    assert extraction.status == "done", [d["warnings"] for d in documents]
+
+
+def test_a_title_repeated_on_every_page_keeps_one_statement() -> None:
+    block = _account_block("BY66PJCB30120612341010000933", "1 000,00", 500.0, "1 500,00")
+    rows = [*block[:4], block[0], block[2], ["04.03.2025", "2", None, 100.0, "ООО «Бета»", "X"]]
+    rows.append(["Исходящий остаток:", None, "1 600,00"])
+    extraction = extract([Grid("Выписка", rows)])
+    assert len(extraction.documents) == 1

@@ -14,9 +14,13 @@ from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_c
 from document_extraction.analysis import build_analysis, find_analysis_header
 from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
-from document_extraction.headers import find_osv_header, find_statement_header
+from document_extraction.headers import StatementHeader, find_osv_header, find_statement_header
 from document_extraction.osv import build_osv
-from document_extraction.statement import build_statement, find_statement_without_table
+from document_extraction.statement import (
+    build_statement,
+    find_statement_without_table,
+    statement_parts,
+)
 from document_extraction.text import is_empty
 from document_extraction.titles import read_titles
 from recognition_contract import Document, Warning
@@ -58,6 +62,10 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def _statement_header(grid: Grid) -> StatementHeader | None:
+    return find_statement_header(grid.rows) or find_statement_without_table(grid.rows)
+
+
 def extract(grids: Sequence[Grid]) -> Extraction:
     """Recognise each grid on its own: a trial balance, a statement, or nothing (skipped)."""
     with _collector_paused():
@@ -97,11 +105,11 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
             titles = read_titles(grid.rows, analysis_header.first_row)
             documents.append(build_analysis(grid, analysis_header, titles))
             continue
-        statement_header = find_statement_header(grid.rows) or find_statement_without_table(
-            grid.rows
-        )
-        if statement_header is not None:
-            documents.append(build_statement(grid, statement_header))
+        if _statement_header(grid) is not None:
+            for part in statement_parts(grid):
+                header = _statement_header(part)
+                if header is not None:
+                    documents.append(build_statement(part, header))
             continue
         file_warnings.append(
             warning(

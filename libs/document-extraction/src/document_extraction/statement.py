@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -28,7 +29,12 @@ from document_extraction.confidence import (
 from document_extraction.dates import parse_date_cell
 from document_extraction.findings import INFO, WARNING, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
-from document_extraction.headers import HEADER_SCAN_ROWS, MAX_COLUMNS, StatementHeader
+from document_extraction.headers import (
+    HEADER_SCAN_ROWS,
+    MAX_COLUMNS,
+    StatementHeader,
+    find_statement_header,
+)
 from document_extraction.identifiers import (
     NUMERIC_CURRENCIES,
     currency_of_account,
@@ -385,6 +391,45 @@ def _balance(
             )
         )
     return amount.value
+
+
+def statement_parts(grid: Grid) -> list[Grid]:
+    """A sheet that holds the statements of several accounts one under the other, cut at each
+    statement's title ("Выписка по счету …"), each part keeping its rows' numbers."""
+    lines = {index: norm(line_of(list(row[:MAX_COLUMNS]))) for index, row in enumerate(grid.rows)}
+    titles = [index for index, line in lines.items() if line.startswith("выписка")]
+    # A title printed again at the top of each page of one statement is no new statement.
+    if (
+        len({lines[index] for index in titles}) < 2
+        or grid.kind != "sheet"
+        or grid.cell_confidence is not None
+    ):
+        return [grid]
+    cuts = [0, *titles[1:], len(grid.rows)]
+    parts: list[Grid] = []
+    for start, end in itertools.pairwise(cuts):
+        parts.append(
+            Grid(
+                grid.name,
+                grid.rows[start:end],
+                row_numbers=[grid.row_number(i) for i in range(start, end)],
+                outline_levels={
+                    i - start: level for i, level in grid.outline_levels.items() if start <= i < end
+                },
+                number_formats={
+                    (r - start, c): f
+                    for (r, c), f in grid.number_formats.items()
+                    if start <= r < end
+                },
+            )
+        )
+    # Only parts that are statements each: otherwise the sheet is one statement.
+    if not all(
+        find_statement_header(part.rows) or find_statement_without_table(part.rows)
+        for part in parts
+    ):
+        return [grid]
+    return parts
 
 
 def find_statement_without_table(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:
