@@ -235,3 +235,21 @@ def test_statement_direction_column_amount_columns_and_dates_chosen_by_the_body(
     assert header.columns["amount"] == 5
     assert header.columns["account"] == 6
     assert header.extra["own_account"] == 0
+
+
+def test_english_and_machine_captions() -> None:
+    rows = [
+        ["amount", "operationDate", "transactionType", "details", "FROM_DATE"],
+        [-2000.0, "18.09.2024", "Покупка", "Покупка AlmatyParking", "18.09.2023"],
+        [9000.0, "17.09.2024", "Пополнение", "Пополнение", "18.09.2023"],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["amount"] == 0
+    assert header.columns["date"] == 1
+    assert header.columns["purpose"] == 3
+    nz = [["Date", "Unique Id", "Tran Type", "Cheque Number", "Payee", "Memo", "Amount"]]
+    header = find_statement_header(nz)
+    assert header is not None
+    assert (header.columns["date"], header.columns["name"], header.columns["amount"]) == (0, 4, 6)
+    assert header.direction_col == 2

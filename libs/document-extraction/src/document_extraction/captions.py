@@ -99,6 +99,31 @@ _CANONICAL = {
     "итого": "итого",
     "всего": "итого",
     "итог": "итого",
+    # English captions of foreign banks' and re-exported statements.
+    "date": "дата",
+    "amount": "сумма",
+    "sum": "сумма",
+    "debit": "дебет",
+    "credit": "кредит",
+    "balance": "сальдо",
+    "opening": "начало",
+    "closing": "конец",
+    "description": "назначение",
+    "details": "назначение",
+    "memo": "назначение",
+    "narrative": "назначение",
+    "purpose": "назначение",
+    "payee": "контрагент",
+    "payer": "контрагент",
+    "counterparty": "контрагент",
+    "beneficiary": "контрагент",
+    "reference": "номер",
+    "number": "номер",
+    "type": "тип",
+    "account": "счет",
+    "currency": "валюта",
+    "status": "статус",
+    "state": "статус",
     "валюта": "валюта",
     "валюте": "валюта",
     "валюты": "валюта",
@@ -111,6 +136,7 @@ _STOP = frozenset(
 _SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т\b")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 # Latin letters that print like Cyrillic ones, inside Cyrillic words ("cумма" with a Latin c).
@@ -148,7 +174,8 @@ def words_of(text: str) -> frozenset[str]:
 def caption_text(cell: CellValue) -> str:
     """A header cell as text: dates and numbers too (a balance caption can be a date cell)."""
     if isinstance(cell, str):
-        return norm(cell)
+        # Machine captions run words together: "operationDate", "FROM_DATE".
+        return norm(_CAMEL.sub(" ", cell).replace("_", " "))
     if isinstance(cell, datetime.date):
         return cell.strftime("%d.%m.%Y")
     if isinstance(cell, int | float) and not isinstance(cell, bool):

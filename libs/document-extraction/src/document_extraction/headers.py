@@ -288,7 +288,9 @@ _NAME_WORDS = frozenset(
 # Qualifiers that make a counterparty caption something else than its name.
 _NOT_NAME_WORDS = frozenset({"страна", "адрес", "город", "код", "телефон", "тип", "вид"})
 _PURPOSE_WORDS = frozenset({"назначение", "содержание", "основание", "детали", "описание"})
-_DATE_PREFERRED = frozenset({"операции", "проводки", "транзакции", "совершения", "оплаты"})
+_DATE_PREFERRED = frozenset(
+    {"операции", "проводки", "транзакции", "совершения", "оплаты", "operation", "transaction"}
+)
 
 
 def statement_role(words: frozenset[str]) -> str | None:
