@@ -174,8 +174,10 @@ def words_of(text: str) -> frozenset[str]:
 def caption_text(cell: CellValue) -> str:
     """A header cell as text: dates and numbers too (a balance caption can be a date cell)."""
     if isinstance(cell, str):
-        # Machine captions run words together: "operationDate", "FROM_DATE".
-        return norm(_CAMEL.sub(" ", cell).replace("_", " "))
+        if cell.isascii():
+            # Machine captions run words together: "operationDate", "FROM_DATE".
+            cell = _CAMEL.sub(" ", cell).replace("_", " ")
+        return norm(cell)
     if isinstance(cell, datetime.date):
         return cell.strftime("%d.%m.%Y")
     if isinstance(cell, int | float) and not isinstance(cell, bool):
