@@ -144,3 +144,21 @@ def test_running_balance_printed_before_each_operation() -> None:
     )
     assert running is not None
     assert (running.opening, running.closing, running.broken) == (D("100"), D("175"), [])
+
+
+def test_unsigned_amounts_that_nothing_puts_on_a_side_are_said_to_be_so() -> None:
+    rows = [
+        ["date", "amount", "description"],
+        ["2023-09-05", 100.0, "Перевод организации"],
+        ["2023-09-06", 50.0, "Открытие вклада"],
+    ]
+    extraction = extract([Grid("Sheet1", rows)])
+    codes = [w.code for w in extraction.documents[0].warnings]
+    assert "SIDES_UNKNOWN" in codes
+    assert extraction.status == "needs_check"
+
+
+def test_unsigned_amounts_confirmed_by_the_balances_are_no_question() -> None:
+    rows = _statement([300.0, 100.0], "1 000,00", "1 400,00")
+    codes = [w.code for w in extract([Grid("Выписка", rows)]).documents[0].warnings]
+    assert codes == []

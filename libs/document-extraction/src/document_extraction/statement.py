@@ -58,6 +58,7 @@ from document_extraction.readings import (
     choose_reading,
     column_readings,
     direction_of,
+    identities_held,
     read_running_balance,
     signed_readings,
 )
@@ -688,6 +689,23 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     if overruled:
         warnings.append(
             warning("SIGN_CONVENTION", _READING_REASONS[reading.name], locate.where(), INFO)
+        )
+    elif (
+        reading.name == "credit_positive"
+        and signed_values
+        and all(value is None or value >= 0 for value in signed_values)
+        and "balance" not in cols
+        and identities_held(reading, head.opening, head.closing, total_debit, total_credit) == 0
+    ):
+        # Unsigned amounts and nothing that tells a side: neither a sign, nor a direction
+        # column, nor balances or totals to check a reading against.
+        warnings.append(
+            warning(
+                "SIDES_UNKNOWN",
+                "Все суммы без знака, колонки направления нет: стороны операций не "
+                "определены, суммы прочитаны как поступления",
+                locate.where(),
+            )
         )
     if "balance" in cols:
         _balances_from_running_balance(head, rows, cols["balance"], check_lines, locate, warnings)
