@@ -98,8 +98,10 @@ async def test_jwt_authenticated_exchange(make_core_settings, nats_server_factor
 
 
 async def test_два_инстанса_ядра(make_core_settings, stub_service: StubService) -> None:
-    first = make_core_settings()
-    second = make_core_settings()
+    # The stub does not ack: an ack timeout longer than the test keeps the republisher (its own
+    # scenario) from sending a request again while a loaded machine inserts the 20 jobs.
+    first = make_core_settings(ack_timeout_seconds=60.0)
+    second = make_core_settings(ack_timeout_seconds=60.0)
     await stub_service.listen()
     async with run_core(first) as a, run_core(second) as b:
         dsn = first.database_dsn
