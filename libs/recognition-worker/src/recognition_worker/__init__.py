@@ -18,7 +18,10 @@ recognizer)`` does the rest:
   ``raw/{file_id}/{job_id}/``, named by the envelope's ``raw_s3_key``), then publishes
   ``done`` / ``needs_check`` / ``error`` with
   ``Nats-Msg-Id = result:<job_id>:<attempt>``, retrying through NATS outages until the deadline;
-* stops gracefully: no new requests, running jobs get ``shutdown_grace_seconds``.
+* logs ``worker_ready`` once its subscription is on the server;
+* stops gracefully: no new requests (the subscription is drained, so the queue group's other
+  instances get them), the jobs in flight get ``shutdown_grace_seconds`` to finish and publish,
+  the rest are abandoned unanswered and logged (``job_abandoned``); the core times them out.
 
 ``recognition_worker.testing`` holds stand-in recognizers and a result collector for tests.
 """
@@ -34,12 +37,13 @@ from recognition_worker.results import (
 )
 from recognition_worker.sandbox import Sandbox
 from recognition_worker.settings import WorkerSettings, default_concurrency
-from recognition_worker.worker import Worker, WorkerStats
+from recognition_worker.worker import JobIds, Worker, WorkerStats, stop_bound
 
 __all__ = [
     "EncodedResult",
     "Envelopes",
     "JobEntry",
+    "JobIds",
     "JobLedger",
     "Outgoing",
     "Publisher",
@@ -54,4 +58,5 @@ __all__ = [
     "default_concurrency",
     "recognize_to_result",
     "result_file_payload",
+    "stop_bound",
 ]

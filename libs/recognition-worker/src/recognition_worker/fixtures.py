@@ -11,6 +11,7 @@ A service's ``conftest.py`` only names how its worker is built::
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from arm_ka_devstack.nats_server import NatsServer
+from arm_ka_devstack.processes import READY_SECONDS
 from arm_ka_devstack.s3peer import ACCESS_KEY_ID, SECRET_ACCESS_KEY, S3Peer
 from arm_ka_platform.nats import NatsLink
 from recognition_worker.recognition import Recognizer
@@ -109,7 +111,7 @@ async def worker_factory(
             worker = Worker(settings, recognizer_for(settings), nats=link)
             await worker.start()
             started.append(worker)
-            assert await worker.nats.wait_connected(5)
+            await asyncio.wait_for(worker.ready.wait(), READY_SECONDS)
             return worker
 
         return make

@@ -48,7 +48,7 @@ T = TypeVar("T")
 # How often a waiting thread looks at its cancel flag; bounds the delay of a kill on shutdown.
 _POLL_SECONDS: Final = 0.05
 # A killed child is reaped within this; SIGKILL cannot be ignored, so it is only a safeguard.
-_REAP_SECONDS: Final = 5.0
+REAP_SECONDS: Final = 5.0
 _MAX_MESSAGE_CHARS: Final = 500
 _WARM_UP_SECONDS: Final = 60.0
 _READ_BYTES: Final = 1 << 20
@@ -74,7 +74,8 @@ def _child(channel_fd: int, control_fd: int, memory_bytes: int, cyclic_gc: bool)
     """Body of the child: limits first, then the task read from the channel; the outcome goes
     back pickled."""
     os.close(control_fd)  # the server's socket is the server's alone
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # SIGINT and SIGTERM stay ignored, as in the server: a stopping service lets its running
+    # recognitions finish, and kills them itself (SIGKILL) when it gives up on them.
     if not cyclic_gc:
         gc.disable()
     with socket.socket(fileno=channel_fd) as channel:
@@ -120,8 +121,11 @@ def _signal_name(number: int) -> str:
 def _serve() -> None:
     """The fork server: imports what the service asks for, then forks a child per job until
     the service closes its end (then it kills what still runs)."""
-    # Ctrl-C at a terminal reaches the whole process group; the service decides what stops.
+    # Ctrl-C at a terminal, and a supervisor such as systemd, signal the whole process group;
+    # the service decides what stops, and when (its grace period), so the server and the
+    # children it forks ignore both. When the service is gone, the closed socket stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     control = socket.socket(fileno=int(sys.argv[1]))
     # Sent by the service that started us, over the socket pair it made.
     path, preload = pickle.loads(control.recv(_READ_BYTES))  # noqa: S301
@@ -224,7 +228,7 @@ class _ForkServer:
             if not job.exited.done():
                 self._kill(number, job)
         try:
-            return job.exited.result(_REAP_SECONDS)
+            return job.exited.result(REAP_SECONDS)
         except TimeoutError:
             return None
         finally:
@@ -337,7 +341,7 @@ class Sandbox:
             cancel.set()
             # Wait for the kill, so that no child outlives a cancelled job.
             with contextlib.suppress(BaseException):
-                await asyncio.wait_for(asyncio.wrap_future(future), _REAP_SECONDS)
+                await asyncio.wait_for(asyncio.wrap_future(future), REAP_SECONDS)
             raise
 
     def _run_blocking(self, task: Callable[[], T], timeout: float, cancel: threading.Event) -> T:

@@ -36,4 +36,8 @@ class WorkerSettings(PlatformSettings):
     """Address space (RLIMIT_AS) of the process that recognises one file."""
     dedupe_capacity: int = Field(default=10_000, ge=1, le=1_000_000)
     publish_retry_seconds: PositiveFloat = 1.0
-    shutdown_grace_seconds: PositiveFloat = 30.0
+    shutdown_grace_seconds: PositiveFloat = 25.0
+    """How long a stopping service lets its jobs in flight finish and publish; those still
+    running then are abandoned (the core times them out at their reply deadline). Below the
+    30 s after which orchestrators commonly follow SIGTERM with SIGKILL, so the stop is the
+    service's own, logged, rather than a kill."""

@@ -78,13 +78,17 @@ def osv_document(sheet: str = "ОСВ", *, warnings: Sequence[Warning] = ()) -> 
 
 def scripted(file_type: FileType, source: bytes, original_name: str) -> Recognition:
     """``ok`` (or anything unknown): one document; ``needs_check``: one with a warning;
-    ``sleep:<s>``: sleep, then ok; ``hang``: spin forever; ``crash``: abort the process;
+    ``sleep:<s>``: sleep, then ok; ``until:<path>``: wait until a file exists at ``path`` (the
+    test creates it), then ok; ``hang``: spin forever; ``crash``: abort the process;
     ``alloc``: allocate without bound; ``error:<CODE>:<text>``: that error; ``off-schema``: a
     document the contract refuses; ``empty``: no documents; ``raise``: an unexpected bug;
     ``raw:<n>``: ok with ``n`` raw output files ``raw-<k>.json``."""
     command, _, arg = source.decode("utf-8", "replace").strip().partition(":")
     if command == "sleep":
         time.sleep(float(arg))
+    elif command == "until":
+        while not os.path.exists(arg):
+            time.sleep(0.01)
     elif command == "hang":
         while True:
             pass
@@ -251,6 +255,16 @@ class ResultCollector:
         except TimeoutError:
             seen = [(r.status, r.msg_id) for r in self.for_job(job_id)]
             raise AssertionError(f"job {job_id}: {count} envelopes expected, got {seen}") from None
+
+
+async def eventually(predicate: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    """Wait until ``predicate()`` holds (checked every few milliseconds); fail naming
+    ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not so within {timeout} s")
+        await asyncio.sleep(0.01)
 
 
 async def wait_logged(

@@ -12,6 +12,16 @@ For each request on the service's subject (queue group = service name):
 5. otherwise, in a free slot: read the source, recognise it in a sandboxed child, write
    ``results/{file_id}/{job_id}/result.json``, then publish the outcome, retrying through NATS
    outages until the deadline.
+
+Once subscribed (the subscription flushed to the server) the worker logs ``worker_ready``.
+
+Stopping: the subscription is drained first, so the server hands new requests to the other
+instances of the queue group at once while the requests already delivered here are still
+taken; the jobs in flight then get ``shutdown_grace_seconds`` to finish and publish their
+outcomes. Jobs still running after that are abandoned: logged (``job_abandoned``, with their
+ids), their children killed, nothing published. They have been acked, so the core does not
+publish them again; it times them out at their ``reply_deadline``, like the jobs of a service
+that died, and the file can be retried.
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
@@ -49,7 +59,7 @@ from recognition_worker.dedupe import JobLedger, Outgoing
 from recognition_worker.publisher import Publisher, seconds_until
 from recognition_worker.recognition import RecognitionError, Recognizer
 from recognition_worker.results import EncodedResult, Envelopes, recognize_to_result
-from recognition_worker.sandbox import Sandbox
+from recognition_worker.sandbox import REAP_SECONDS, Sandbox
 from recognition_worker.settings import WorkerSettings
 from recognition_worker.source import read_source
 
@@ -58,6 +68,17 @@ log = get_logger(__name__)
 # Where a malformed request has no readable deadline, its error is retried this long.
 FALLBACK_PUBLISH_WINDOW: Final = timedelta(seconds=60)
 WRITE_RETRY_SECONDS: Final = 0.5
+# What a stop may take besides the grace period: draining the subscription (a round trip, and
+# the delivered requests acked), reaping the children of abandoned jobs, closing NATS (its own
+# drain is bounded by two seconds), and the interpreter's exit.
+DRAIN_SECONDS: Final = 5.0
+CLOSE_SECONDS: Final = 5.0
+
+
+def stop_bound(grace: float) -> float:
+    """The longest a stop with ``grace`` seconds for the jobs in flight takes."""
+    return DRAIN_SECONDS + grace + REAP_SECONDS + CLOSE_SECONDS
+
 
 # A 2.x service reads 1.x requests too: the request has the same fields in both MAJORs, and the
 # core may still publish 1.0. A 1.x service knows nothing newer.
@@ -75,6 +96,19 @@ class WorkerStats:
     started: int = 0
     succeeded: int = 0
     failed: int = 0
+    abandoned: int = 0
+
+
+@dataclass(frozen=True)
+class JobIds:
+    """Whom a task in flight answers for, to name it when it is abandoned."""
+
+    job_id: UUID
+    file_id: UUID
+    attempt: int
+
+    def fields(self) -> dict[str, object]:
+        return {"job_id": str(self.job_id), "file_id": str(self.file_id), "attempt": self.attempt}
 
 
 class Worker:
@@ -112,7 +146,10 @@ class Worker:
             preload=recognizer.preload,
             cyclic_gc=recognizer.cyclic_gc,
         )
-        self._tasks: set[asyncio.Task[object]] = set()
+        self._tasks: dict[asyncio.Task[object], JobIds] = {}
+        self._announcer: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+        """Set once the subscription is on the server (and ``worker_ready`` logged)."""
         self._stopping = False
         self.stats = WorkerStats()
 
@@ -134,25 +171,49 @@ class Worker:
             concurrency=self.settings.worker_concurrency,
             storage=repr(self.storage),
         )
+        self._announcer = asyncio.create_task(self._announce_ready(), name="worker-ready")
+
+    async def _announce_ready(self) -> None:
+        # The link is connected only once its subscriptions are flushed to the server: from
+        # here on a request on the subject reaches this process (tests and operators wait for
+        # this line rather than for a time).
+        await self.nats.connected.wait()
+        log.info("worker_ready", subject=self.subject, queue=self.recognizer.name)
+        self.ready.set()
 
     async def stop(self, grace: float | None = None) -> None:
-        """Take no more requests, let running jobs finish for ``grace`` seconds, then cancel
-        the rest (each answers ``UNKNOWN_ERROR`` once, so the file can be retried)."""
-        # New requests go to the other instances of the queue group from here on.
-        await self.nats.drain_subscriptions()
-        self._stopping = True
+        """Take no more requests, let the jobs in flight finish and publish their outcomes
+        for ``grace`` seconds (``shutdown_grace_seconds``), abandon the rest unanswered."""
         grace = self.settings.shutdown_grace_seconds if grace is None else grace
+        log.info("worker_stopping", jobs=len(self._tasks), grace=grace)
+        # New requests go to the other instances of the queue group from here on; those
+        # already delivered to this process are still acked and taken.
+        await self.nats.drain_subscriptions(DRAIN_SECONDS)
+        self._stopping = True
+        if self._announcer is not None:
+            self._announcer.cancel()
         running = set(self._tasks)
         if running:
             log.info("worker_draining", jobs=len(running), grace=grace)
             _, pending = await asyncio.wait(running, timeout=grace)
-            for task in pending:
-                task.cancel()
             if pending:
-                await asyncio.wait(pending)
+                self.abandon(pending, reason="the grace period is over")
+                for task in pending:
+                    task.cancel()
+                # A cancelled recognition waits for the kill of its child, within REAP_SECONDS.
+                await asyncio.wait(pending, timeout=REAP_SECONDS + 1)
         self._sandbox.close()
         await self.nats.close()
         log.info("worker_stopped", **vars(self.stats))
+
+    def abandon(self, tasks: Iterable[asyncio.Task[object]] | None = None, *, reason: str) -> None:
+        """Log the jobs of ``tasks`` (default: every one in flight) as given up unanswered."""
+        for task in list(self._tasks) if tasks is None else tasks:
+            ids = self._tasks.get(task)
+            if ids is None or task.done():
+                continue
+            self.stats.abandoned += 1
+            log.warning("job_abandoned", reason=reason, **ids.fields())
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -164,6 +225,10 @@ class Worker:
     @property
     def running_jobs(self) -> int:
         return len(self._tasks)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
 
     async def _on_message(self, msg: Msg) -> None:
         """NATS callback: never raises, so the subscription never dies."""
@@ -212,7 +277,7 @@ class Worker:
             or request.file_type not in self.recognizer.file_types
         ):
             message = self._unsupported(request)
-            self._spawn(self._answer(request, ErrorCode.UNSUPPORTED_FORMAT, message))
+            self._spawn(self._answer(request, ErrorCode.UNSUPPORTED_FORMAT, message), request)
             return
         if seconds_until(request.reply_deadline) <= 0:
             # The core has timed the job out or is about to: say why once, do not start.
@@ -224,7 +289,7 @@ class Worker:
             self._ledger.finish(request.job_id, final)
             await self._publisher.once(final)
             return
-        self._spawn(self._run_job(request))
+        self._spawn(self._run_job(request), request)
 
     def _unsupported(self, request: RecognitionRequest) -> str:
         types = ", ".join(sorted(t.value for t in self.recognizer.file_types))
@@ -233,11 +298,16 @@ class Worker:
             f"{request.file_type.value} files (it reads {types})"
         )
 
-    def _spawn(self, job: Coroutine[Any, Any, object]) -> None:
+    def _spawn(
+        self, job: Coroutine[Any, Any, object], request: RecognitionRequest | JobIds
+    ) -> None:
         # The task copies the bound context vars, so every line it logs names the job.
         task: asyncio.Task[object] = asyncio.create_task(job)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks[task] = JobIds(request.job_id, request.file_id, request.attempt)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[object]) -> None:
+        self._tasks.pop(task, None)
 
     def _error(
         self, request: RecognitionRequest, code: ErrorCode, message: str, **metrics: int
@@ -258,17 +328,9 @@ class Worker:
         await self._publisher.until(final, request.reply_deadline)
 
     async def _run_job(self, request: RecognitionRequest) -> None:
-        try:
-            final = await self._produce(request)
-        except asyncio.CancelledError:
-            final = self._error(
-                request,
-                ErrorCode.UNKNOWN_ERROR,
-                "the service stopped before the recognition finished; retry the file",
-            )
-            self._ledger.finish(request.job_id, final)
-            await self._publisher.once(final)
-            raise
+        # Cancelled (a stop past its grace) it answers nothing: the file is fine, only this
+        # process is going, and an error would tell the analyst otherwise.
+        final = await self._produce(request)
         self._ledger.finish(request.job_id, final)
         await self._publisher.until(final, request.reply_deadline)
 
@@ -404,7 +466,7 @@ class Worker:
             )
             self._ledger.finish(job_id, final)
             await self._publisher.once(ack)
-            self._spawn(self._publisher.until(final, deadline))
+            self._spawn(self._publisher.until(final, deadline), JobIds(job_id, file_id, attempt))
 
 
 def readable_ids(
