@@ -87,7 +87,7 @@ async def test_ack_for_a_final_job_changes_nothing(core, stub_service: StubServi
         await stub_service.send(job_id, file_id, "processing")
         await wait_until(lambda: _acked(core, "late"))
     assert await job_row(core.settings.database_dsn, job_id) == before
-    assert any(e["event"] == "ack_ignored" and e["status"] == "timeout" for e in logs)
+    assert any(e["event"] == "ack_late" and e["job_status"] == "timeout" for e in logs)
 
 
 async def test_успешный_результат(core, stub_service: StubService) -> None:

@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from arm_core.db.pool import open_pool
+from arm_core.jobs.transitions import Transitions
 from arm_core.mapping.loop import Mapping
 from arm_core.metrics import Metrics
 from arm_core.testing import fetch_one, file_row, job_row
@@ -40,7 +41,8 @@ async def mapping(database_url: str, tmp_path: Path):
     pool = await open_pool(database_url, max_size=2)
     await pool.wait()
     try:
-        yield Mapping(pool, storage, Metrics()), storage
+        metrics = Metrics()
+        yield Mapping(pool, storage, metrics, Transitions(metrics)), storage
     finally:
         await pool.close()
 
@@ -200,7 +202,7 @@ def _base_result(file_id: uuid.UUID, job_id: uuid.UUID, version: str = "2.0") ->
         ("status-differs", "не совпадает"),
     ],
 )
-async def test_bad_result_sets_mapping_error_and_keeps_the_job(
+async def test_bad_result_sets_mapping_error_and_keeps_the_job_status(
     mapping, database_url, case, reason
 ) -> None:
     mapper, storage = mapping
@@ -230,7 +232,10 @@ async def test_bad_result_sets_mapping_error_and_keeps_the_job(
     assert file["status"] == "ERROR"
     assert file["error_code"] == "MAPPING_ERROR"
     assert reason in file["mapping_error"]
-    assert await job_row(database_url, job_id) == before
+    after = await job_row(database_url, job_id)
+    # Mapping is over for this job (it is not claimed again); what the service said stays.
+    assert after["mapped_at"] is not None
+    assert {**after, "mapped_at": None} == before
     assert await _count(database_url, "document") == 0
     assert await _count(database_url, "trial_balance_row") == 0
     assert await mapper.run_pass() == 0

@@ -101,7 +101,7 @@ async def test_new_attempt_starts_clean(make_core_settings) -> None:
             " request_subject = 's', result_msg_id = 'r', service_name = 'tabular-parser',"
             " service_version = '1', error_code = 'UNREADABLE', error_message = 'bad',"
             " result_schema_version = '1.0', group_schema = 'BY-50-2011',"
-            " statements_version = '3', metrics = '{\"republish_count\": 2}' WHERE id = %s",
+            " statements_version = '3', republish_count = 2 WHERE id = %s",
             (old,),
         )
     async with run_core(make_core_settings(nats_enabled=False)) as core:
@@ -151,7 +151,7 @@ async def test_старый_ответ(make_core_settings, stub_service: StubSer
         assert await job_row(dsn, first) == first_before
         assert await file_row(dsn, file_id) == file_before
         events = {e["event"] for e in logs}
-        assert {"ack_ignored", "result_late"} <= events
+        assert {"ack_late", "result_late"} <= events
         results = await fetch_one(
             dsn, "SELECT count(*) AS n FROM s3_object WHERE bucket_role = 'results'"
         )

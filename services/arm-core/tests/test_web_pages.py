@@ -107,7 +107,7 @@ async def test_file_page_offers_retry_only_when_retryable(make_core_settings) ->
     await _set(
         dsn,
         "UPDATE recognition_job SET error_code = 'TIMEOUT', service_name = 'tabular-parser',"
-        " service_version = '1.4.2', metrics = '{\"republish_count\": 2}' WHERE id = %s",
+        " service_version = '1.4.2', republish_count = 2 WHERE id = %s",
         failed_job,
     )
     await _set(

@@ -27,7 +27,16 @@ MessageHandler = Callable[[Msg], Awaitable[None]]
 
 
 class NatsUnavailable(Exception):
-    """The message was not confirmed as delivered to the server."""
+    """The message was not confirmed as delivered to the server.
+
+    ``maybe_sent`` is false only when nothing was handed to the client: otherwise the client
+    may still deliver what it buffered once it reconnects, and the caller must count the
+    message as possibly sent.
+    """
+
+    def __init__(self, reason: str, *, maybe_sent: bool) -> None:
+        super().__init__(reason)
+        self.maybe_sent = maybe_sent
 
 
 class NatsLink:
@@ -142,16 +151,16 @@ class NatsLink:
         """Publish a batch confirmed by one flush: all of it counts as sent, or none of it."""
         nc = self._nc
         if nc is None or not nc.is_connected:
-            raise NatsUnavailable("not connected")
+            raise NatsUnavailable("not connected", maybe_sent=False)
         try:
             for subject, payload, headers in messages:
                 await nc.publish(subject, payload, headers=headers)
             # nats-py annotates the timeout as int but waits with asyncio, fractions work.
             await nc.flush(timeout=timeout)  # type: ignore[arg-type]
         except Exception as exc:
-            raise NatsUnavailable(_describe(exc)) from exc
+            raise NatsUnavailable(_describe(exc), maybe_sent=True) from exc
         if not nc.is_connected:
-            raise NatsUnavailable("connection lost during flush")
+            raise NatsUnavailable("connection lost during flush", maybe_sent=True)
 
     async def drain_subscriptions(self, timeout: float = 5.0) -> None:
         """Stop receiving: the server routes new messages to other queue members at once, and

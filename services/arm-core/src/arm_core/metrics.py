@@ -38,6 +38,28 @@ class Metrics:
             ["outcome"],
             registry=r,
         )
+        self.transitions = Counter(
+            "arm_ka_transitions",
+            "State transitions of recognition jobs (and their files) applied, by event",
+            ["event"],
+            registry=r,
+        )
+        self.transitions_missed = Counter(
+            "arm_ka_transition_missed",
+            "Transitions whose guard matched no row (the job was not in the expected state)",
+            ["event"],
+            registry=r,
+        )
+        self.inbox_held = Gauge(
+            "arm_ka_inbox_held",
+            "Acks and results received and not applied yet (waiting, or held for the database)",
+            registry=r,
+        )
+        self.inbox_retries = Counter(
+            "arm_ka_inbox_database_retries",
+            "Attempts to apply an envelope that failed because the database was away",
+            registry=r,
+        )
         self.loop_seconds = Histogram(
             "arm_ka_loop_pass_seconds",
             "Duration of one pass of a background loop",

@@ -13,6 +13,7 @@ from arm_core.exchange.listener import Listener
 from arm_core.exchange.outbox import Outbox
 from arm_core.exchange.republisher import Republisher
 from arm_core.exchange.watchdog import Watchdog
+from arm_core.jobs.transitions import Transitions
 from arm_core.mapping.loop import Mapping
 from arm_core.metrics import Metrics
 from arm_core.settings import CoreSettings
@@ -39,6 +40,7 @@ class Runtime:
     storage: ObjectStorage
     nats: NatsLink | None
     metrics: Metrics
+    transitions: Transitions
     supervisor: Supervisor
     inbox: Inbox
     file_events: FileEvents = field(default_factory=FileEvents)
@@ -58,19 +60,22 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         nats,
         settings.subjects,
         runtime.metrics,
+        runtime.transitions,
         reply_timeout=settings.reply_timeout_seconds,
         batch_size=settings.outbox_batch_size,
+        max_republish=settings.outbox_max_republish,
     )
     republisher = Republisher(
         runtime.pool,
         nats,
         runtime.metrics,
+        runtime.transitions,
         ack_timeout=settings.ack_timeout_seconds,
         max_republish=settings.outbox_max_republish,
         batch_size=settings.outbox_batch_size,
     )
-    watchdog = Watchdog(runtime.pool, runtime.metrics)
-    mapping = Mapping(runtime.pool, runtime.storage, runtime.metrics)
+    watchdog = Watchdog(runtime.pool, runtime.metrics, runtime.transitions)
+    mapping = Mapping(runtime.pool, runtime.storage, runtime.metrics, runtime.transitions)
     outbox_loop = supervisor.add("outbox", outbox.run_pass, settings.outbox_poll_seconds)
     # A republish is due ack_timeout after a publish; checking a few times per timeout keeps
     # the delay small without scanning constantly.
@@ -124,6 +129,7 @@ async def running(
         subject_result=subjects.result,
     )
     metrics = Metrics()
+    transitions = Transitions(metrics)
     pool = await open_pool(settings.database_dsn, max_size=settings.database_pool_size)
     nats = NatsLink(settings.nats, name="arm-core") if settings.nats_enabled else None
     runtime = Runtime(
@@ -132,8 +138,9 @@ async def running(
         storage=open_storage(settings.storage),
         nats=nats,
         metrics=metrics,
+        transitions=transitions,
         supervisor=Supervisor(observer=metrics.observe_pass),
-        inbox=Inbox(pool, metrics),
+        inbox=Inbox(pool, metrics, transitions, hold_seconds=settings.reply_timeout_seconds),
     )
     watcher: asyncio.Task[None] | None = None
     try:

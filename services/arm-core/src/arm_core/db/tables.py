@@ -151,11 +151,14 @@ recognition_job = Table(
     Column("group_schema", Text),
     Column("statements_version", Text),
     Column("mapped_at", DateTime(timezone=True)),
+    # Publishes beyond the first that may have reached NATS; decides dlq.
+    Column("republish_count", Integer, nullable=False, server_default=text("0")),
     UniqueConstraint("file_id", "attempt"),
     CheckConstraint(_in("status", JOB_STATUSES), name="status"),
     CheckConstraint(_in("pipeline", PIPELINES), name="pipeline"),
     CheckConstraint("attempt >= 1", name="attempt_positive"),
     CheckConstraint("max_attempts >= 1", name="max_attempts_positive"),
+    CheckConstraint("republish_count >= 0", name="republish_count_not_negative"),
     # The outbox claims queued jobs oldest first; a partial index keeps that claim cheap no
     # matter how many finished jobs the table holds.
     Index(

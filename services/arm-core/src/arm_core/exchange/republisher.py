@@ -2,8 +2,10 @@
 
 A job ``published`` for longer than the ack timeout is published again with the very same body
 (the stored ``reply_deadline``), ``Nats-Msg-Id`` and subject; after ``OUTBOX_MAX_REPUBLISH``
-republishes it becomes ``dlq`` and its file ``ERROR``. An ack moves the job to ``processing``,
-which is all it takes to stop the republishing.
+republishes it becomes ``dlq`` and its file ``ERROR``. A republish that failed after the client
+took the message counts as well: it may still reach the server, and no request goes out more
+than ``1 + OUTBOX_MAX_REPUBLISH`` times. An ack moves the job to ``processing``, which is all
+it takes to stop the republishing.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from arm_core.db.pool import Connection, Pool
 from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest, publish_requests
+from arm_core.jobs.transitions import Transitions
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink
@@ -21,7 +24,7 @@ log = get_logger(__name__)
 CLAIM_UNACKED = f"""
 SELECT {JOB_REQUEST_COLUMNS},
        j.request_subject,
-       coalesce((j.metrics ->> 'republish_count')::int, 0) AS republish_count
+       j.republish_count
   FROM recognition_job j
   JOIN stored_file f ON f.id = j.file_id
   JOIN s3_object o ON o.id = f.s3_object_id
@@ -35,36 +38,6 @@ SELECT {JOB_REQUEST_COLUMNS},
            FOR UPDATE SKIP LOCKED))
 """
 
-MARK_REPUBLISHED = """
-UPDATE recognition_job
-   SET published_at = now(),
-       metrics = metrics || jsonb_build_object(
-           'republish_count', coalesce((metrics ->> 'republish_count')::int, 0) + 1)
- WHERE id = ANY(%(ids)s::uuid[])
-   AND status = 'published'
-"""
-
-GIVE_UP = """
-WITH dead AS (
-    UPDATE recognition_job
-       SET status = 'dlq',
-           error_code = 'NO_ACK',
-           error_message = 'ни один сервис распознавания не подтвердил получение запроса',
-           finished_at = now()
-     WHERE id = ANY(%(ids)s::uuid[])
-       AND status = 'published'
-    RETURNING id, file_id
-)
-UPDATE stored_file f
-   SET status = 'ERROR',
-       error_code = 'NO_ACK',
-       error_message = 'ни один сервис распознавания не подтвердил получение запроса',
-       updated_at = now()
-  FROM dead d
- WHERE f.id = d.file_id
-   AND f.current_recognition_job_id = d.id
-"""
-
 
 class Republisher:
     def __init__(
@@ -72,6 +45,7 @@ class Republisher:
         pool: Pool,
         nats: NatsLink,
         metrics: Metrics,
+        transitions: Transitions,
         *,
         ack_timeout: float,
         max_republish: int,
@@ -80,6 +54,7 @@ class Republisher:
         self._pool = pool
         self._nats = nats
         self._metrics = metrics
+        self._transitions = transitions
         self._ack_timeout = ack_timeout
         self._max_republish = max_republish
         self._batch_size = batch_size
@@ -96,7 +71,9 @@ class Republisher:
             dead = [row for row in rows if row["republish_count"] >= self._max_republish]
             again = [row for row in rows if row["republish_count"] < self._max_republish]
             if dead:
-                await conn.execute(GIVE_UP, {"ids": [row["job_id"] for row in dead]})
+                await self._transitions.give_up(
+                    conn, [row["job_id"] for row in dead], max_republish=self._max_republish
+                )
             if again:
                 await self._republish(conn, again)
         self._metrics.dlq.inc(len(dead))
@@ -112,11 +89,16 @@ class Republisher:
     async def _republish(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         jobs = [JobRequest.from_row(row) for row in rows]
         subjects = [str(row["request_subject"]) for row in rows]
-        if not await publish_requests(
+        delivery = await publish_requests(
             self._nats, jobs, subjects, self._metrics, "republish_failed"
-        ):
+        )
+        if delivery == "not_sent":
             return
-        await conn.execute(MARK_REPUBLISHED, {"ids": [job.job_id for job in jobs]})
+        await self._transitions.republish(
+            conn, [job.job_id for job in jobs], max_republish=self._max_republish
+        )
+        if delivery == "unconfirmed":
+            return
         self._metrics.republishes.inc(len(jobs))
         for row, job in zip(rows, jobs, strict=True):
             log.info(
@@ -124,5 +106,5 @@ class Republisher:
                 job_id=str(job.job_id),
                 file_id=str(job.file_id),
                 attempt=job.attempt,
-                republish_count=int(str(row["republish_count"])) + 1,
+                republish_count=int(row["republish_count"]) + 1,
             )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
+from arm_core.jobs.transitions import Request
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink, NatsUnavailable
@@ -64,6 +65,14 @@ class JobRequest:
     def msg_id(self) -> str:
         return request_msg_id(self.job_id, self.attempt)
 
+    def sent_as(self, subject: str) -> Request:
+        return Request(
+            job_id=self.job_id,
+            msg_id=self.msg_id,
+            subject=subject,
+            reply_deadline=self.reply_deadline,
+        )
+
     def headers(self) -> dict[str, str]:
         return {NATS_MSG_ID: self.msg_id}
 
@@ -84,11 +93,15 @@ class JobRequest:
         )
 
 
+Delivery = Literal["confirmed", "unconfirmed", "not_sent"]
+"""``unconfirmed``: handed to the client but not confirmed; it may still reach NATS."""
+
+
 async def publish_requests(
     nats: NatsLink, jobs: list[JobRequest], subjects: list[str], metrics: Metrics, event: str
-) -> bool:
-    """Publish the requests of ``jobs`` as one confirmed batch; on failure count and log it,
-    and tell the caller to leave the jobs as they are for the next pass."""
+) -> Delivery:
+    """Publish the requests of ``jobs`` as one batch confirmed by one flush; on failure count
+    and log it, and tell whether the requests may have gone out all the same."""
     messages = [
         (subject, job.body(), job.headers()) for subject, job in zip(subjects, jobs, strict=True)
     ]
@@ -96,6 +109,6 @@ async def publish_requests(
         await nats.publish_many(messages)
     except NatsUnavailable as exc:
         metrics.publish_failures.inc(len(jobs))
-        log.error(event, jobs=len(jobs), error=str(exc))
-        return False
-    return True
+        log.error(event, jobs=len(jobs), error=str(exc), maybe_sent=exc.maybe_sent)
+        return "unconfirmed" if exc.maybe_sent else "not_sent"
+    return "confirmed"

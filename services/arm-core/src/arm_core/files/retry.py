@@ -1,8 +1,8 @@
 """Manual retry: a new attempt for a file whose current attempt failed.
 
-The check of the current job and of the attempt limit, the new job, the switch of the file
-and the audit row are one SQL statement under a lock on the file row, so two retries of the
-same attempt can never both succeed; ``UNIQUE (file_id, attempt)`` is the last guard.
+The check, the new job, the switch of the file and the audit row are one statement
+(``arm_core.jobs.transitions.retry``) under a lock on the file row, so two retries of the same
+attempt can never both succeed; ``UNIQUE (file_id, attempt)`` is the last guard.
 """
 
 from __future__ import annotations
@@ -14,52 +14,13 @@ from typing import Literal
 import psycopg
 
 from arm_core.db.pool import Connection, Pool
+from arm_core.jobs import transitions
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
 
-RETRYABLE_STATUSES = ("timeout", "dlq", "error")
-
-RETRY = """
-WITH current AS (
-    SELECT f.id AS file_id, j.id AS job_id, j.attempt, j.max_attempts, j.pipeline, j.status
-      FROM stored_file f
-      JOIN recognition_job j ON j.id = f.current_recognition_job_id
-     WHERE f.id = %(file_id)s
-       AND j.status IN ('timeout', 'dlq', 'error')
-       AND j.attempt < j.max_attempts
-       FOR UPDATE OF f
-), new_job AS (
-    INSERT INTO recognition_job (file_id, pipeline, attempt, max_attempts, status)
-    SELECT file_id, pipeline, attempt + 1, max_attempts, 'queued'
-      FROM current
-    RETURNING id, file_id, attempt
-), switched AS (
-    UPDATE stored_file f
-       SET status = 'UPLOADED',
-           current_recognition_job_id = n.id,
-           error_code = NULL,
-           error_message = NULL,
-           updated_at = now()
-      FROM new_job n, current c
-     WHERE f.id = n.file_id
-       AND f.current_recognition_job_id = c.job_id
-    RETURNING f.id
-), audit AS (
-    INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, 'file.retry', n.file_id, n.id,
-           jsonb_build_object('previous_job_id', c.job_id, 'previous_status', c.status,
-                              'attempt', n.attempt)
-      FROM new_job n, current c
-    RETURNING id
-)
-SELECT n.id AS job_id, n.attempt, c.job_id AS previous_job_id,
-       (SELECT count(*) FROM switched) AS switched
-  FROM new_job n, current c
-"""
-
 WHY_NOT = """
-SELECT j.status, j.attempt, j.max_attempts
+SELECT f.status AS file_status, j.status, j.attempt, j.max_attempts
   FROM stored_file f
   LEFT JOIN recognition_job j ON j.id = f.current_recognition_job_id
  WHERE f.id = %(file_id)s
@@ -88,10 +49,10 @@ async def retry_file(pool: Pool, file_id: uuid.UUID, actor: str) -> Retried | No
     """Retry one file in a transaction of its own."""
     try:
         async with pool.connection() as conn, conn.transaction():
-            row = await (await conn.execute(RETRY, {"file_id": file_id, "actor": actor})).fetchone()
+            row = await transitions.retry(conn, file_id, actor)
             if row is None:
                 return await _why_not(conn, file_id)
-            if row["switched"] != 1:
+            if row["file_moved"] != 1:
                 raise _Lost
     except (psycopg.errors.UniqueViolation, _Lost):
         return NotRetried(file_id, "FILE_NOT_RETRYABLE", "попытка уже повторена")
@@ -110,7 +71,7 @@ async def _why_not(conn: Connection, file_id: uuid.UUID) -> NotRetried:
     row = await (await conn.execute(WHY_NOT, {"file_id": file_id})).fetchone()
     if row is None:
         return NotRetried(file_id, "FILE_NOT_FOUND", "файл не найден")
-    if row["status"] not in RETRYABLE_STATUSES:
+    if not transitions.attempt_failed(row["file_status"], row["status"]):
         return NotRetried(
             file_id,
             "FILE_NOT_RETRYABLE",

@@ -1,11 +1,12 @@
 """The mapping cycle: finished jobs' result files become documents, and files get their
 final status, in one transaction per job.
 
-A job is mapped when it is ``done`` / ``needs_check``, is its file's current job, the file is
-``PROCESSING`` and the job has no ``mapped_at`` yet. The job and file rows stay locked while the
-result is read and written, so no other instance maps the same job; a crash before the commit
-leaves nothing behind and the job is mapped again on a later pass. A result that cannot be
-mapped sets the file ``ERROR`` with a ``mapping_error``; the job row is left as it is.
+A job is mapped when it is ``done`` / ``needs_check``, is its file's current job and has no
+``mapped_at`` yet, whatever its file's status (a file whose ack was lost is still ``UPLOADED``).
+The job and file rows stay locked while the result is read and written, so no other instance
+maps the same job; a crash before the commit leaves nothing behind and the job is mapped again
+on a later pass. A result that cannot be mapped sets the file ``ERROR`` with a
+``mapping_error``, which the analyst may retry; the job keeps its status.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import uuid
 from typing import Any
 
 from arm_core.db.pool import Connection, Pool
+from arm_core.jobs.transitions import Transitions
 from arm_core.mapping.store import write_documents
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
@@ -22,58 +24,19 @@ from recognition_contract import MAX_RESULT_FILE_BYTES, ContractError, Reason, p
 
 log = get_logger(__name__)
 
-CLAIM = """
-SELECT j.id AS job_id, j.file_id, j.attempt, j.status, o.bucket, o.key
-  FROM recognition_job j
-  JOIN stored_file f ON f.id = j.file_id AND f.current_recognition_job_id = j.id
-  LEFT JOIN s3_object o ON o.id = j.result_s3_object_id
- WHERE j.status IN ('done', 'needs_check')
-   AND j.mapped_at IS NULL
-   AND f.status = 'PROCESSING'
- ORDER BY j.finished_at
- LIMIT 1
-   FOR UPDATE OF j, f SKIP LOCKED
-"""
-
-FINISH = """
-WITH job AS (
-    UPDATE recognition_job
-       SET group_schema = %(group_schema)s, mapped_at = now()
-     WHERE id = %(job_id)s AND mapped_at IS NULL
-    RETURNING id, file_id
-)
-UPDATE stored_file f
-   SET status = %(file_status)s, mapping_error = NULL, updated_at = now()
-  FROM job
- WHERE f.id = job.file_id
-   AND f.current_recognition_job_id = job.id
-   AND f.status = 'PROCESSING'
-"""
-
-FAIL = """
-UPDATE stored_file
-   SET status = 'ERROR',
-       error_code = 'MAPPING_ERROR',
-       error_message = 'результат распознавания не удалось разобрать',
-       mapping_error = %(reason)s,
-       updated_at = now()
- WHERE id = %(file_id)s
-   AND current_recognition_job_id = %(job_id)s
-   AND status = 'PROCESSING'
-"""
-
-FILE_STATUS = {"done": "RECOGNIZED", "needs_check": "NEEDS_CHECK"}
-
 
 class MappingFailed(Exception):
     """The result file cannot become documents; the reason is for the analyst and operator."""
 
 
 class Mapping:
-    def __init__(self, pool: Pool, storage: ObjectStorage, metrics: Metrics) -> None:
+    def __init__(
+        self, pool: Pool, storage: ObjectStorage, metrics: Metrics, transitions: Transitions
+    ) -> None:
         self._pool = pool
         self._storage = storage
         self._metrics = metrics
+        self._transitions = transitions
 
     async def run_pass(self) -> int:
         mapped = 0
@@ -84,9 +47,10 @@ class Mapping:
     async def map_one(self) -> bool:
         """Map the oldest waiting job; tell whether there was one."""
         async with self._pool.connection() as conn, conn.transaction():
-            job = await (await conn.execute(CLAIM)).fetchone()
-            if job is None:
+            claimed = await self._transitions.claim_unmapped(conn, 1)
+            if not claimed:
                 return False
+            job = claimed[0]
             ids = {
                 "job_id": str(job["job_id"]),
                 "file_id": str(job["file_id"]),
@@ -95,9 +59,7 @@ class Mapping:
             try:
                 documents = await self._map(conn, job)
             except MappingFailed as exc:
-                await conn.execute(
-                    FAIL, {"file_id": job["file_id"], "job_id": job["job_id"], "reason": str(exc)}
-                )
+                await self._transitions.mapping_failed(conn, job["job_id"], str(exc))
                 self._metrics.mapping.labels("failed").inc()
                 log.warning("mapping_failed", reason=str(exc), **ids)
                 return True
@@ -130,12 +92,5 @@ class Mapping:
                 f"статус в файле результата ({result.status}) не совпадает со статусом задания"
             )
         await write_documents(conn, job_id, job["file_id"], result.documents)
-        await conn.execute(
-            FINISH,
-            {
-                "job_id": job_id,
-                "group_schema": result.group_schema,
-                "file_status": FILE_STATUS[job["status"]],
-            },
-        )
+        await self._transitions.mapped(conn, job_id, result.group_schema)
         return len(result.documents)

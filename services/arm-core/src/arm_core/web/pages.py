@@ -26,6 +26,7 @@ from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
+from arm_core.jobs.transitions import attempt_failed
 from arm_core.mapping.queries import file_documents
 from arm_core.web import explain, stream
 
@@ -375,7 +376,7 @@ def _why_not_retryable(detail: dict[str, Any]) -> str | None:
     current = _current(detail)
     if current is None:
         return "У файла нет попытки распознавания."
-    if current["status"] in ("timeout", "dlq", "error"):
+    if attempt_failed(detail["status"], current["status"]):
         return (
             f"Исчерпан лимит попыток: {current['attempt']} из {current['max_attempts']}. "
             "Загрузите файл заново."

@@ -1,0 +1,597 @@
+"""Every change of state of ``recognition_job`` and ``stored_file``, and nothing else.
+
+Each event is one SQL statement guarded by the state it expects. It moves the job and, when
+that job is its file's current one, the file with it, so the two can never disagree for
+longer than a statement. Races between loops, instances and late messages are settled by the
+guards: the loser matches no row. A guard that misses is logged with the row's actual state
+and counted (``arm_ka_transition_missed``), so that a miss nobody expected is visible.
+
+The file follows its current job:
+
+    job queued / published      file UPLOADED
+    job processing              file PROCESSING
+    job done / needs_check      file PROCESSING until mapped, then RECOGNIZED / NEEDS_CHECK
+    job error / timeout / dlq   file ERROR
+    mapping failed              file ERROR (the job keeps its status, mapped_at set)
+
+A file is retryable while attempts are left and its current job failed (``error``, ``timeout``,
+``dlq``) or finished but could not be mapped (the file ``ERROR``): every ``ERROR`` can be
+retried until the attempts run out, so no file is left where neither the system nor the
+analyst can move it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from psycopg.types.json import Jsonb
+
+from arm_core.db.pool import Connection
+from arm_core.exchange.commands import AckJob, ApplyResult
+from arm_core.metrics import Metrics
+from arm_ka_platform.logging import get_logger
+
+log = get_logger(__name__)
+
+IN_FLIGHT = ("queued", "published", "processing")
+FINAL = ("done", "needs_check", "error", "timeout", "dlq")
+FAILED = ("error", "timeout", "dlq")
+# The file statuses of a file whose current job is not finished with yet.
+OPEN_FILE = "f.status IN ('UPLOADED', 'PROCESSING')"
+
+NO_ACK_MESSAGE = "ни один сервис распознавания не подтвердил получение запроса"
+TIMEOUT_MESSAGE = "результат не получен до срока ответа (reply_deadline)"
+MAPPING_MESSAGE = "результат распознавания не удалось разобрать"
+
+# The retry rule as SQL over the file f and its current job j; ``retryable`` below is the same
+# rule for a row already read.
+RETRYABLE_SQL = """(j.attempt < j.max_attempts
+        AND (j.status IN ('error', 'timeout', 'dlq')
+             OR (j.status IN ('done', 'needs_check') AND f.status = 'ERROR')))"""
+
+
+def attempt_failed(file_status: str, job_status: str | None) -> bool:
+    """The current attempt failed: the service or the exchange gave up, or its result could
+    not be mapped."""
+    finished = job_status in ("done", "needs_check")
+    return job_status in FAILED or (finished and file_status == "ERROR")
+
+
+def retryable(file_status: str, job_status: str | None, attempt: int, max_attempts: int) -> bool:
+    return attempt_failed(file_status, job_status) and attempt < max_attempts
+
+
+Event = Literal[
+    "publish",
+    "publish_unconfirmed",
+    "republish",
+    "give_up",
+    "ack",
+    "result",
+    "timeout",
+    "mapped",
+    "mapping_failed",
+    "retry",
+]
+
+PUBLISH = """
+WITH job AS (
+    UPDATE recognition_job j
+       SET status = 'published',
+           published_at = now(),
+           reply_deadline = p.reply_deadline,
+           request_msg_id = p.msg_id,
+           request_subject = p.subject,
+           republish_count = j.republish_count + (j.request_msg_id IS NOT NULL)::int
+      FROM unnest(%(ids)s::uuid[], %(deadlines)s::timestamptz[], %(msg_ids)s::text[],
+                  %(subjects)s::text[]) AS p(id, reply_deadline, msg_id, subject)
+     WHERE j.id = p.id
+       AND j.status = 'queued'
+    RETURNING j.id
+)
+SELECT id FROM job
+"""
+
+# The publish failed after the messages were handed to the client: they may still reach the
+# server from its buffer. The job stays queued, but this publish counts against the limit.
+PUBLISH_UNCONFIRMED = """
+WITH job AS (
+    UPDATE recognition_job j
+       SET reply_deadline = p.reply_deadline,
+           request_msg_id = p.msg_id,
+           request_subject = p.subject,
+           republish_count = j.republish_count + (j.request_msg_id IS NOT NULL)::int
+      FROM unnest(%(ids)s::uuid[], %(deadlines)s::timestamptz[], %(msg_ids)s::text[],
+                  %(subjects)s::text[]) AS p(id, reply_deadline, msg_id, subject)
+     WHERE j.id = p.id
+       AND j.status = 'queued'
+    RETURNING j.id
+)
+SELECT id FROM job
+"""
+
+REPUBLISH = """
+WITH job AS (
+    UPDATE recognition_job
+       SET published_at = now(),
+           republish_count = republish_count + 1
+     WHERE id = ANY(%(ids)s::uuid[])
+       AND status = 'published'
+       AND republish_count < %(max_republish)s
+    RETURNING id
+)
+SELECT id FROM job
+"""
+
+GIVE_UP = f"""
+WITH job AS (
+    UPDATE recognition_job
+       SET status = 'dlq',
+           error_code = 'NO_ACK',
+           error_message = '{NO_ACK_MESSAGE}',
+           finished_at = now()
+     WHERE id = ANY(%(ids)s::uuid[])
+       AND (status = 'published'
+            OR (status = 'queued' AND request_msg_id IS NOT NULL))
+       AND republish_count >= %(max_republish)s
+    RETURNING id, file_id
+), file AS (
+    UPDATE stored_file f
+       SET status = 'ERROR',
+           error_code = 'NO_ACK',
+           error_message = '{NO_ACK_MESSAGE}',
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+)
+SELECT id FROM job
+"""
+
+# A queued job can be acked: its request went out in a publish that was not confirmed.
+ACK = f"""
+WITH job AS (
+    UPDATE recognition_job
+       SET status = 'processing',
+           published_at = coalesce(published_at, now()),
+           started_at = now(),
+           service_name = %(service_name)s,
+           service_version = %(service_version)s
+     WHERE id = %(job_id)s
+       AND file_id = %(file_id)s
+       AND status IN ('queued', 'published')
+    RETURNING id, file_id, attempt
+), file AS (
+    UPDATE stored_file f
+       SET status = 'PROCESSING',
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)
+SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
+  FROM job
+"""
+
+# The result objects are registered only when the result applies, in the same statement, so
+# a duplicate or late result changes neither the job nor ``s3_object``.
+RESULT = f"""
+WITH target AS (
+    SELECT id
+      FROM recognition_job
+     WHERE id = %(job_id)s
+       AND file_id = %(file_id)s
+       AND status IN ('queued', 'published', 'processing')
+       FOR UPDATE
+), result_object AS (
+    INSERT INTO s3_object (bucket, key, bucket_role, content_type, created_by)
+    SELECT %(bucket)s, %(key)s, 'results', 'application/json', %(service_name)s
+      FROM target
+     WHERE %(key)s::text IS NOT NULL
+    ON CONFLICT (bucket, key) DO UPDATE SET bucket = EXCLUDED.bucket
+    RETURNING id
+), raw_object AS (
+    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
+    SELECT %(bucket)s, %(raw_key)s, 'raw', %(service_name)s
+      FROM target
+     WHERE %(raw_key)s::text IS NOT NULL
+       AND %(key)s::text IS NOT NULL
+       AND %(raw_key)s::text <> %(key)s::text
+    ON CONFLICT (bucket, key) DO NOTHING
+), job AS (
+    UPDATE recognition_job j
+       SET status = %(status)s,
+           service_name = %(service_name)s,
+           service_version = %(service_version)s,
+           statements_version = %(statements_version)s,
+           finished_at = now(),
+           metrics = j.metrics || %(metrics)s,
+           error_code = %(error_code)s,
+           error_message = %(error_message)s,
+           result_schema_version = %(result_schema_version)s,
+           result_s3_object_id = (SELECT id FROM result_object),
+           -- A result sent without Nats-Msg-Id gets the id it should have carried
+           -- (recognition_contract.result_msg_id), so that its duplicate is known too.
+           result_msg_id = coalesce(%(msg_id)s::text,
+                                    'result:' || j.id::text || ':' || j.attempt::text)
+      FROM target
+     WHERE j.id = target.id
+    RETURNING j.id, j.file_id, j.attempt
+), file AS (
+    UPDATE stored_file f
+       SET status = CASE WHEN %(status)s = 'error' THEN 'ERROR' ELSE 'PROCESSING' END,
+           error_code = CASE WHEN %(status)s = 'error' THEN %(error_code)s END,
+           error_message = CASE WHEN %(status)s = 'error' THEN %(error_message)s END,
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)
+SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
+  FROM job
+"""
+
+TIMEOUT = f"""
+WITH job AS (
+    UPDATE recognition_job
+       SET status = 'timeout',
+           error_code = 'TIMEOUT',
+           error_message = '{TIMEOUT_MESSAGE}',
+           finished_at = now()
+     WHERE status IN ('published', 'processing')
+       AND reply_deadline < now()
+    RETURNING id, file_id, attempt
+), file AS (
+    UPDATE stored_file f
+       SET status = 'ERROR',
+           error_code = 'TIMEOUT',
+           error_message = '{TIMEOUT_MESSAGE}',
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)
+SELECT job.id, job.file_id, job.attempt, (file.id IS NOT NULL) AS file_moved
+  FROM job LEFT JOIN file ON file.id = job.file_id
+"""
+
+# Finished current jobs not mapped yet, whatever their file's status: a file still UPLOADED
+# because its ack was lost or came after the result is mapped all the same.
+CLAIM_UNMAPPED = """
+SELECT j.id AS job_id, j.file_id, j.attempt, j.status, o.bucket, o.key
+  FROM recognition_job j
+  JOIN stored_file f ON f.id = j.file_id AND f.current_recognition_job_id = j.id
+  LEFT JOIN s3_object o ON o.id = j.result_s3_object_id
+ WHERE j.status IN ('done', 'needs_check')
+   AND j.mapped_at IS NULL
+ ORDER BY j.finished_at
+ LIMIT %(limit)s
+   FOR UPDATE OF j, f SKIP LOCKED
+"""
+
+MAPPED = f"""
+WITH job AS (
+    UPDATE recognition_job
+       SET group_schema = %(group_schema)s,
+           mapped_at = now()
+     WHERE id = %(job_id)s
+       AND status IN ('done', 'needs_check')
+       AND mapped_at IS NULL
+    RETURNING id, file_id, status
+), file AS (
+    UPDATE stored_file f
+       SET status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'NEEDS_CHECK' END,
+           mapping_error = NULL,
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)
+SELECT job.id, EXISTS (SELECT 1 FROM file) AS file_moved
+  FROM job
+"""
+
+MAPPING_FAILED = f"""
+WITH job AS (
+    UPDATE recognition_job
+       SET mapped_at = now()
+     WHERE id = %(job_id)s
+       AND status IN ('done', 'needs_check')
+       AND mapped_at IS NULL
+    RETURNING id, file_id
+), file AS (
+    UPDATE stored_file f
+       SET status = 'ERROR',
+           error_code = 'MAPPING_ERROR',
+           error_message = '{MAPPING_MESSAGE}',
+           mapping_error = %(reason)s,
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)
+SELECT job.id, EXISTS (SELECT 1 FROM file) AS file_moved
+  FROM job
+"""
+
+# The check, the new job, the switch of the file and the audit row, under a lock on the file:
+# two retries of one attempt can never both succeed; UNIQUE (file_id, attempt) is the last guard.
+RETRY = f"""
+WITH current AS (
+    SELECT f.id AS file_id, j.id AS job_id, j.attempt, j.max_attempts, j.pipeline, j.status
+      FROM stored_file f
+      JOIN recognition_job j ON j.id = f.current_recognition_job_id
+     WHERE f.id = %(file_id)s
+       AND {RETRYABLE_SQL}
+       FOR UPDATE OF f
+), new_job AS (
+    INSERT INTO recognition_job (file_id, pipeline, attempt, max_attempts, status)
+    SELECT file_id, pipeline, attempt + 1, max_attempts, 'queued'
+      FROM current
+    RETURNING id, file_id, attempt
+), file AS (
+    UPDATE stored_file f
+       SET status = 'UPLOADED',
+           current_recognition_job_id = n.id,
+           error_code = NULL,
+           error_message = NULL,
+           mapping_error = NULL,
+           updated_at = now()
+      FROM new_job n, current c
+     WHERE f.id = n.file_id
+       AND f.current_recognition_job_id = c.job_id
+    RETURNING f.id
+), audit AS (
+    INSERT INTO audit_log (actor, action, file_id, job_id, details)
+    SELECT %(actor)s, 'file.retry', n.file_id, n.id,
+           jsonb_build_object('previous_job_id', c.job_id, 'previous_status', c.status,
+                              'attempt', n.attempt)
+      FROM new_job n, current c
+    RETURNING id
+)
+SELECT n.id AS job_id, n.attempt, c.job_id AS previous_job_id,
+       (SELECT count(*) FROM file) AS file_moved
+  FROM new_job n, current c
+"""
+
+ACTUAL_STATE = """
+SELECT j.id, j.file_id, j.status, j.attempt, j.republish_count, j.result_msg_id,
+       j.mapped_at IS NOT NULL AS mapped,
+       f.status AS file_status,
+       f.current_recognition_job_id = j.id AS current
+  FROM recognition_job j
+  LEFT JOIN stored_file f ON f.id = j.file_id
+ WHERE j.id = ANY(%(ids)s::uuid[])
+"""
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request as it went to NATS: what a publish records on its job."""
+
+    job_id: uuid.UUID
+    msg_id: str
+    subject: str
+    reply_deadline: datetime
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A transition that applied: the job, its attempt when known, whether its file moved."""
+
+    job_id: uuid.UUID
+    attempt: int | None
+    file_moved: bool
+
+
+@dataclass(frozen=True)
+class JobState:
+    """Where a job actually was when a transition's guard missed it."""
+
+    job_id: uuid.UUID
+    file_id: uuid.UUID
+    status: str
+    attempt: int
+    republish_count: int
+    result_msg_id: str | None
+    mapped: bool
+    file_status: str | None
+    current: bool
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> JobState:
+        return cls(
+            job_id=row["id"],
+            file_id=row["file_id"],
+            status=row["status"],
+            attempt=row["attempt"],
+            republish_count=row["republish_count"],
+            result_msg_id=row["result_msg_id"],
+            mapped=row["mapped"],
+            file_status=row["file_status"],
+            current=bool(row["current"]),
+        )
+
+
+Outcome = Moved | JobState | None
+"""What a transition of one job did: it moved, or it missed a job in this state, or there
+is no such job."""
+
+
+class Transitions:
+    """The statements above, with the bookkeeping of applied and missed guards."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+
+    async def publish(
+        self, conn: Connection, requests: Sequence[Request], *, confirmed: bool
+    ) -> list[uuid.UUID]:
+        """Requests handed to NATS: ``published`` when the server confirmed them, otherwise
+        only recorded (still ``queued``) and counted towards the republish limit."""
+        event: Event = "publish" if confirmed else "publish_unconfirmed"
+        rows, _ = await self._run(
+            conn,
+            event,
+            PUBLISH if confirmed else PUBLISH_UNCONFIRMED,
+            {
+                "ids": [r.job_id for r in requests],
+                "deadlines": [r.reply_deadline for r in requests],
+                "msg_ids": [r.msg_id for r in requests],
+                "subjects": [r.subject for r in requests],
+            },
+            [r.job_id for r in requests],
+        )
+        return [row["id"] for row in rows]
+
+    async def republish(
+        self, conn: Connection, job_ids: Sequence[uuid.UUID], *, max_republish: int
+    ) -> list[uuid.UUID]:
+        rows, _ = await self._run(
+            conn,
+            "republish",
+            REPUBLISH,
+            {"ids": list(job_ids), "max_republish": max_republish},
+            job_ids,
+        )
+        return [row["id"] for row in rows]
+
+    async def give_up(
+        self, conn: Connection, job_ids: Sequence[uuid.UUID], *, max_republish: int
+    ) -> list[uuid.UUID]:
+        rows, _ = await self._run(
+            conn,
+            "give_up",
+            GIVE_UP,
+            {"ids": list(job_ids), "max_republish": max_republish},
+            job_ids,
+        )
+        return [row["id"] for row in rows]
+
+    async def ack(self, conn: Connection, ack: AckJob) -> Outcome:
+        """The job moves to ``processing``; on a miss, the job's actual state tells the
+        caller what kind of ack it was."""
+        params = {
+            "job_id": ack.job_id,
+            "file_id": ack.file_id,
+            "service_name": ack.service_name,
+            "service_version": ack.service_version,
+        }
+        return await self._one(conn, "ack", ACK, params, ack.job_id)
+
+    async def result(
+        self,
+        conn: Connection,
+        result: ApplyResult,
+        *,
+        msg_id: str | None,
+        metrics: dict[str, Any],
+    ) -> Outcome:
+        params = {
+            "job_id": result.job_id,
+            "file_id": result.file_id,
+            "status": result.status,
+            "service_name": result.service_name,
+            "service_version": result.service_version,
+            "statements_version": result.statements_version,
+            "metrics": Jsonb(metrics),
+            "error_code": result.error_code,
+            "error_message": result.error_message,
+            "result_schema_version": result.result_schema_version,
+            "bucket": result.result.bucket if result.result is not None else None,
+            "key": result.result.key if result.result is not None else None,
+            "raw_key": result.raw_key,
+            "msg_id": msg_id,
+        }
+        return await self._one(conn, "result", RESULT, params, result.job_id)
+
+    async def timeout(self, conn: Connection) -> list[dict[str, Any]]:
+        rows = await (await conn.execute(TIMEOUT)).fetchall()
+        self._metrics.transitions.labels("timeout").inc(len(rows))
+        return rows
+
+    async def claim_unmapped(self, conn: Connection, limit: int) -> list[dict[str, Any]]:
+        return await (await conn.execute(CLAIM_UNMAPPED, {"limit": limit})).fetchall()
+
+    async def mapped(
+        self, conn: Connection, job_id: uuid.UUID, group_schema: str | None
+    ) -> Outcome:
+        params = {"job_id": job_id, "group_schema": group_schema}
+        return await self._one(conn, "mapped", MAPPED, params, job_id)
+
+    async def mapping_failed(self, conn: Connection, job_id: uuid.UUID, reason: str) -> Outcome:
+        params = {"job_id": job_id, "reason": reason}
+        return await self._one(conn, "mapping_failed", MAPPING_FAILED, params, job_id)
+
+    async def _one(
+        self,
+        conn: Connection,
+        event: Event,
+        statement: str,
+        params: dict[str, Any],
+        job_id: uuid.UUID,
+    ) -> Outcome:
+        rows, missed = await self._run(conn, event, statement, params, [job_id])
+        if rows:
+            row = rows[0]
+            return Moved(job_id=row["id"], attempt=row.get("attempt"), file_moved=row["file_moved"])
+        return missed[0] if missed else None
+
+    async def _run(
+        self,
+        conn: Connection,
+        event: Event,
+        statement: str,
+        params: dict[str, Any],
+        expected: Sequence[uuid.UUID],
+    ) -> tuple[list[dict[str, Any]], list[JobState]]:
+        rows = await (await conn.execute(statement, params)).fetchall()
+        self._metrics.transitions.labels(event).inc(len(rows))
+        missed = set(expected) - {row["id"] for row in rows}
+        if not missed:
+            return rows, []
+        return rows, await self._missed(conn, event, missed)
+
+    async def _missed(
+        self, conn: Connection, event: Event, job_ids: set[uuid.UUID]
+    ) -> list[JobState]:
+        self._metrics.transitions_missed.labels(event).inc(len(job_ids))
+        rows = await (await conn.execute(ACTUAL_STATE, {"ids": list(job_ids)})).fetchall()
+        states = [JobState.from_row(row) for row in rows]
+        for state in states:
+            log.info(
+                "transition_missed",
+                transition=event,
+                job_id=str(state.job_id),
+                file_id=str(state.file_id),
+                attempt=state.attempt,
+                job_status=state.status,
+                file_status=state.file_status,
+                current=state.current,
+                mapped=state.mapped,
+                republish_count=state.republish_count,
+            )
+        for job_id in job_ids - {state.job_id for state in states}:
+            log.info("transition_missed", transition=event, job_id=str(job_id), job_status=None)
+        return states
+
+
+async def retry(conn: Connection, file_id: uuid.UUID, actor: str) -> dict[str, Any] | None:
+    """A new attempt for a retryable file; ``None`` when the file is not retryable, which is
+    an answer to the analyst (the caller says why), not a missed guard."""
+    return await (await conn.execute(RETRY, {"file_id": file_id, "actor": actor})).fetchone()
