@@ -2,17 +2,64 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from psycopg_pool import PoolTimeout
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="what went wrong, for programs: stable, upper case")
+    message: str = Field(description="what went wrong, for people (Russian)")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+# Every route may answer these: the middleware below turns what escapes a route into them.
+_ALWAYS = {
+    500: "INTERNAL_ERROR",
+    503: "DATABASE_UNAVAILABLE",
+}
+
+
+def error_responses(codes: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: each status it answers with an error, and its codes."""
+    merged: dict[int, list[str]] = {}
+    for source in (codes, _ALWAYS):
+        for status, described in source.items():
+            merged.setdefault(status, []).append(described)
+    return {
+        status: {"model": ErrorResponse, "description": ", ".join(merged[status])}
+        for status in sorted(merged)
+    }
+
+
+def error_responses_beside(codes: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The same for a route whose success is not JSON: FastAPI would file its errors under
+    the route's own media type, so they name theirs (the JSON routes put ErrorResponse among
+    the document's components)."""
+    return {
+        status: {
+            "description": response["description"],
+            "content": {"application/json": {"schema": {"$ref": _ERROR_REF}}},
+        }
+        for status, response in error_responses(codes).items()
+    }
+
+
+_ERROR_REF = "#/components/schemas/ErrorResponse"
 
 
 class ApiError(Exception):
@@ -27,7 +74,13 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-_HTTP_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "FILE_TOO_LARGE"}
+# 400 is FastAPI's answer to a body it cannot even decode (not UTF-8, not JSON at all).
+_HTTP_CODES = {
+    400: "BAD_REQUEST",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "FILE_TOO_LARGE",
+}
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -5,15 +5,33 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, field_validator
+from starlette.requests import ClientDisconnect
 
 from arm_core.api.deps import actor_of, runtime_of
-from arm_core.api.errors import ApiError
+from arm_core.api.errors import ApiError, error_responses
+from arm_core.api.models import (
+    BatchRetryResults,
+    ConsolidationList,
+    ConsolidationView,
+    FileDetail,
+    FileDocuments,
+    FileList,
+    JobView,
+    RetryStarted,
+    Uploaded,
+)
 from arm_core.files import consolidations, queries
-from arm_core.files.intake import IntakeError, assign_consolidation, store_upload
+from arm_core.files.intake import (
+    CONTENT_TYPES,
+    IntakeError,
+    assign_consolidation,
+    store_upload,
+)
 from arm_core.files.multipart import MultipartError, boundary_of, iter_parts
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.mapping.queries import file_documents
@@ -23,6 +41,35 @@ router = APIRouter(prefix="/api/v1")
 # Multipart framing around the file: boundaries, part headers, the consolidation field.
 _MULTIPART_OVERHEAD = 64 * 1024
 MAX_BATCH = 500
+MAX_PAGE = 500
+# Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
+MAX_OFFSET = 1_000_000_000
+# Text PostgreSQL cannot store: NUL, and lone surrogates, which no UTF-8 encodes.
+_UNSTORABLE = {chr(0), *map(chr, range(0xD800, 0xE000))}
+
+_UPLOAD_BODY = {
+    "required": True,
+    "content": {
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {
+                    "file": {
+                        "type": "string",
+                        "format": "binary",
+                        "description": "XLS, XLSX, XLSB, PDF, PNG or JPG, with its file name",
+                    },
+                    "consolidation_id": {
+                        "type": "string",
+                        "format": "uuid",
+                        "description": "the consolidation the file belongs to",
+                    },
+                },
+            }
+        }
+    },
+}
 
 
 def _parse_uuid(value: str, what: str) -> uuid.UUID:
@@ -32,8 +79,29 @@ def _parse_uuid(value: str, what: str) -> uuid.UUID:
         raise ApiError(400, "BAD_REQUEST", f"{what} должен быть UUID") from None
 
 
-@router.post("/files", status_code=201)
-async def upload_file(request: Request, consolidation_id: str | None = None) -> JSONResponse:
+@router.post(
+    "/files",
+    status_code=201,
+    openapi_extra={"requestBody": _UPLOAD_BODY},
+    responses=error_responses(
+        {
+            400: "BAD_REQUEST, MALFORMED_MULTIPART, EMPTY_FILE",
+            401: "UNAUTHENTICATED",
+            404: "CONSOLIDATION_NOT_FOUND",
+            413: "FILE_TOO_LARGE",
+            415: "UNSUPPORTED_FORMAT",
+            422: "VALIDATION_ERROR",
+            503: "STORAGE_UNAVAILABLE",
+        }
+    ),
+)
+async def upload_file(
+    request: Request,
+    consolidation_id: Annotated[
+        str | None, Query(description="the consolidation, UUID (or the form field)")
+    ] = None,
+) -> Uploaded:
+    """Store one file, register it and queue its recognition."""
     runtime = runtime_of(request)
     settings = runtime.settings
     actor = actor_of(request)
@@ -52,6 +120,7 @@ async def upload_file(request: Request, consolidation_id: str | None = None) -> 
         raise ApiError(400, "BAD_REQUEST", str(exc)) from None
     target = _parse_uuid(consolidation_id, "consolidation_id") if consolidation_id else None
     upload = None
+    broken: list[MultipartError] = []
     try:
         async for part, data in iter_parts(_body(request), boundary):
             if part.name == "consolidation_id" and part.filename is None:
@@ -65,15 +134,19 @@ async def upload_file(request: Request, consolidation_id: str | None = None) -> 
                     pool=runtime.pool,
                     storage=runtime.storage,
                     filename=part.filename,
-                    data=data,
+                    data=_watched(data, broken),
                     consolidation_id=target,
                     actor=actor,
                     max_bytes=settings.upload_max_bytes,
                     max_attempts=settings.recognition_max_attempts,
                 )
     except MultipartError as exc:
-        raise ApiError(400, "BAD_REQUEST", str(exc)) from None
+        raise _malformed(exc) from None
     except IntakeError as exc:
+        if broken:
+            # The body broke off inside the file: the store saw its own write fail and has
+            # removed the object again, but the fault is the request's, not the storage's.
+            raise _malformed(broken[0]) from None
         raise ApiError(exc.status, exc.code, exc.message) from None
     if upload is None:
         raise ApiError(400, "BAD_REQUEST", "нет файла: ожидается поле file")
@@ -83,25 +156,43 @@ async def upload_file(request: Request, consolidation_id: str | None = None) -> 
             await assign_consolidation(runtime.pool, runtime.storage, upload, target)
         except IntakeError as exc:
             raise ApiError(exc.status, exc.code, exc.message) from None
-    return JSONResponse(
+    return Uploaded.model_validate(
         {
-            "file_id": str(upload.file_id),
-            "job_id": str(upload.job_id),
+            "file_id": upload.file_id,
+            "job_id": upload.job_id,
             "status": "UPLOADED",
             "pipeline": upload.pipeline,
             "file_type": upload.file_type,
             "original_name": upload.original_name,
             "size": upload.size,
-            "consolidation_id": str(target) if target else None,
-        },
-        status_code=201,
+            "consolidation_id": target,
+        }
     )
 
 
-async def _body(request: Request) -> AsyncIterator[bytes]:
-    async for chunk in request.stream():
-        if chunk:
+def _malformed(exc: MultipartError) -> ApiError:
+    return ApiError(400, "MALFORMED_MULTIPART", f"тело запроса повреждено: {exc}")
+
+
+async def _watched(
+    data: AsyncIterator[bytes], broken: list[MultipartError]
+) -> AsyncIterator[bytes]:
+    """The file's bytes, remembering a framing error that the store may hand back as its own."""
+    try:
+        async for chunk in data:
             yield chunk
+    except MultipartError as exc:
+        broken.append(exc)
+        raise
+
+
+async def _body(request: Request) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in request.stream():
+            if chunk:
+                yield chunk
+    except ClientDisconnect:
+        raise MultipartError("the connection closed before the body ended") from None
 
 
 async def _small(data: AsyncIterator[bytes], limit: int = 1024) -> str:
@@ -113,16 +204,22 @@ async def _small(data: AsyncIterator[bytes], limit: int = 1024) -> str:
     return value.decode("utf-8", "replace")
 
 
-@router.get("/files")
+@router.get(
+    "/files",
+    responses=error_responses({400: "BAD_REQUEST (unknown status)", 422: "VALIDATION_ERROR"}),
+)
 async def list_files(
     request: Request,
     consolidation_id: uuid.UUID | None = None,
-    status: Annotated[list[str] | None, Query()] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
-) -> dict[str, Any]:
+    status: Annotated[
+        list[str] | None, Query(description="file statuses to show (any of them)")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> FileList:
+    """Files, newest first, a page at a time."""
     try:
-        return await queries.list_files(
+        listing = await queries.list_files(
             runtime_of(request).pool,
             consolidation_id=consolidation_id,
             statuses=status or [],
@@ -131,38 +228,64 @@ async def list_files(
         )
     except ValueError as exc:
         raise ApiError(400, "BAD_REQUEST", str(exc)) from None
+    return FileList.model_validate(listing)
 
 
-@router.get("/files/{file_id}")
-async def get_file(request: Request, file_id: uuid.UUID) -> dict[str, Any]:
+@router.get(
+    "/files/{file_id}",
+    responses=error_responses({404: "FILE_NOT_FOUND", 422: "VALIDATION_ERROR"}),
+)
+async def get_file(request: Request, file_id: uuid.UUID) -> FileDetail:
+    """One file with every attempt to recognise it."""
     detail = await queries.file_detail(runtime_of(request).pool, file_id)
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
-    return detail
+    return FileDetail.model_validate(detail)
 
 
-@router.get("/files/{file_id}/documents")
-async def get_documents(request: Request, file_id: uuid.UUID) -> dict[str, Any]:
+@router.get(
+    "/files/{file_id}/documents",
+    responses=error_responses({404: "FILE_NOT_FOUND", 422: "VALIDATION_ERROR"}),
+)
+async def get_documents(request: Request, file_id: uuid.UUID) -> FileDocuments:
+    """The documents recognised by the file's current attempt."""
     pool = runtime_of(request).pool
     detail = await queries.file_detail(pool, file_id)
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
-    return {
-        "file_id": file_id,
-        "status": detail["status"],
-        "job_id": detail["current_job_id"],
-        "documents": await file_documents(pool, file_id),
-    }
+    return FileDocuments.model_validate(
+        {
+            "file_id": file_id,
+            "status": detail["status"],
+            "job_id": detail["current_job_id"],
+            "documents": await file_documents(pool, file_id),
+        }
+    )
 
 
-@router.get("/files/{file_id}/content")
+_BINARY = {"schema": {"type": "string", "format": "binary"}}
+
+
+@router.get(
+    "/files/{file_id}/content",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "the original file as uploaded",
+            "content": {
+                media_type: _BINARY
+                for media_type in (*CONTENT_TYPES.values(), "application/octet-stream")
+            },
+        },
+        **error_responses({404: "FILE_NOT_FOUND", 422: "VALIDATION_ERROR"}),
+    },
+)
 async def download_original(request: Request, file_id: uuid.UUID) -> StreamingResponse:
+    """The original file, under its original name."""
     runtime = runtime_of(request)
     source = await queries.source_object(runtime.pool, file_id)
     if source is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
-    from urllib.parse import quote
-
     return StreamingResponse(
         runtime.storage.stream(source["key"]),
         media_type=source["content_type"] or "application/octet-stream",
@@ -173,17 +296,32 @@ async def download_original(request: Request, file_id: uuid.UUID) -> StreamingRe
     )
 
 
-@router.post("/files/{file_id}/retry", status_code=201)
-async def retry_one(request: Request, file_id: uuid.UUID) -> dict[str, Any]:
+@router.post(
+    "/files/{file_id}/retry",
+    status_code=201,
+    responses=error_responses(
+        {
+            401: "UNAUTHENTICATED",
+            404: "FILE_NOT_FOUND",
+            409: "FILE_NOT_RETRYABLE",
+            422: "VALIDATION_ERROR",
+        }
+    ),
+)
+async def retry_one(request: Request, file_id: uuid.UUID) -> RetryStarted:
+    """A new attempt for a file whose current attempt failed."""
     outcome = await retry_file(runtime_of(request).pool, file_id, actor_of(request))
     if isinstance(outcome, NotRetried):
         status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
         raise ApiError(status, outcome.reason, outcome.message)
-    return {"file_id": outcome.file_id, "job_id": outcome.job_id, "attempt": outcome.attempt}
+    return RetryStarted(file_id=outcome.file_id, job_id=outcome.job_id, attempt=outcome.attempt)
 
 
 class BatchRetry(BaseModel):
-    file_ids: list[str] = Field(min_length=1, max_length=MAX_BATCH)
+    # An id that is no file's is echoed back in the answer, so its length is bounded.
+    file_ids: list[Annotated[str, Field(max_length=100)]] = Field(
+        min_length=1, max_length=MAX_BATCH
+    )
 
     @field_validator("file_ids")
     @classmethod
@@ -191,8 +329,15 @@ class BatchRetry(BaseModel):
         return [item.strip() for item in value]
 
 
-@router.post("/files/retry")
-async def retry_batch(request: Request, body: BatchRetry) -> dict[str, Any]:
+@router.post(
+    "/files/retry",
+    response_model_exclude_unset=True,
+    responses=error_responses(
+        {400: "BAD_REQUEST (undecodable body)", 401: "UNAUTHENTICATED", 422: "VALIDATION_ERROR"}
+    ),
+)
+async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
+    """Retry several files; each is retried or skipped on its own, with the reason."""
     ids: list[uuid.UUID] = []
     results: list[dict[str, Any]] = []
     for raw in dict.fromkeys(body.file_ids):
@@ -222,15 +367,19 @@ async def retry_batch(request: Request, body: BatchRetry) -> dict[str, Any]:
             )
     order = {raw: index for index, raw in enumerate(dict.fromkeys(body.file_ids))}
     results.sort(key=lambda item: order.get(item["file_id"], len(order)))
-    return {"results": results}
+    return BatchRetryResults.model_validate({"results": results})
 
 
-@router.get("/jobs/{job_id}")
-async def get_job(request: Request, job_id: uuid.UUID) -> dict[str, Any]:
+@router.get(
+    "/jobs/{job_id}",
+    responses=error_responses({404: "JOB_NOT_FOUND", 422: "VALIDATION_ERROR"}),
+)
+async def get_job(request: Request, job_id: uuid.UUID) -> JobView:
+    """One recognition attempt."""
     job = await queries.job_detail(runtime_of(request).pool, job_id)
     if job is None:
         raise ApiError(404, "JOB_NOT_FOUND", "задание не найдено")
-    return job
+    return JobView.model_validate(job)
 
 
 class NewConsolidation(BaseModel):
@@ -239,27 +388,43 @@ class NewConsolidation(BaseModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, value: str) -> str:
+        if _UNSTORABLE.intersection(value):
+            raise ValueError("название содержит недопустимые символы")
         value = " ".join(value.split())
         if not value:
             raise ValueError("название не может быть пустым")
         return value
 
 
-@router.post("/consolidations", status_code=201)
-async def create_consolidation(request: Request, body: NewConsolidation) -> dict[str, Any]:
-    return await consolidations.create_consolidation(
+@router.post(
+    "/consolidations",
+    status_code=201,
+    responses=error_responses(
+        {400: "BAD_REQUEST (undecodable body)", 401: "UNAUTHENTICATED", 422: "VALIDATION_ERROR"}
+    ),
+)
+async def create_consolidation(request: Request, body: NewConsolidation) -> ConsolidationView:
+    """A new consolidation, empty."""
+    created = await consolidations.create_consolidation(
         runtime_of(request).pool, body.name, actor_of(request)
     )
+    return ConsolidationView.model_validate(created)
 
 
-@router.get("/consolidations")
-async def list_consolidations(request: Request) -> dict[str, Any]:
-    return {"items": await consolidations.list_consolidations(runtime_of(request).pool)}
+@router.get("/consolidations", responses=error_responses({}))
+async def list_consolidations(request: Request) -> ConsolidationList:
+    """Every consolidation with its files counted by status, newest first."""
+    items = await consolidations.list_consolidations(runtime_of(request).pool)
+    return ConsolidationList.model_validate({"items": items})
 
 
-@router.get("/consolidations/{consolidation_id}")
-async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> dict[str, Any]:
+@router.get(
+    "/consolidations/{consolidation_id}",
+    responses=error_responses({404: "CONSOLIDATION_NOT_FOUND", 422: "VALIDATION_ERROR"}),
+)
+async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> ConsolidationView:
+    """One consolidation with its files counted by status."""
     found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
     if found is None:
         raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
-    return found
+    return ConsolidationView.model_validate(found)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter, Request
 
+from arm_core.api.errors import error_responses
+from arm_core.api.models import Health
 from arm_core.runtime import Runtime
 
 router = APIRouter()
@@ -22,14 +23,17 @@ async def database_status(runtime: Runtime) -> str:
     return "ok"
 
 
-@router.get("/healthcheck")
-async def healthcheck(request: Request) -> dict[str, Any]:
+@router.get("/healthcheck", responses=error_responses({}))
+async def healthcheck(request: Request) -> Health:
+    """200 while the process serves; ``status`` says whether its database and NATS are there."""
     runtime: Runtime = request.app.state.runtime
     db = await database_status(runtime)
     nats = runtime.nats_status
-    return {
-        "status": "ok" if db == "ok" and nats != "down" else "degraded",
-        "db": db,
-        "nats": nats,
-        "subjects": runtime.settings.subjects.model_dump(),
-    }
+    return Health.model_validate(
+        {
+            "status": "ok" if db == "ok" and nats != "down" else "degraded",
+            "db": db,
+            "nats": nats,
+            "subjects": runtime.settings.subjects.model_dump(),
+        }
+    )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from arm_core.api.errors import error_responses_beside
 from arm_core.db.tables import JOB_STATUSES
 from arm_core.runtime import Runtime
 
@@ -13,8 +15,16 @@ router = APIRouter()
 JOBS_BY_STATUS = "SELECT status, count(*) AS n FROM recognition_job GROUP BY status"
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"description": "Prometheus text exposition format"},
+        **error_responses_beside({}),
+    },
+)
 async def metrics(request: Request) -> Response:
+    """The process's counters and the jobs by status, for Prometheus to scrape."""
     runtime: Runtime = request.app.state.runtime
     counts = dict.fromkeys(JOB_STATUSES, 0)
     try:

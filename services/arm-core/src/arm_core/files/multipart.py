@@ -6,9 +6,11 @@ from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from python_multipart.multipart import MultipartParser, parse_options_header
+from python_multipart.multipart import MultipartParser, MultipartState, parse_options_header
 
 MAX_HEADER_BYTES = 8192
+# RFC 2046 allows 1 to 70 characters; a longer one is no boundary a browser would send.
+MAX_BOUNDARY_BYTES = 70
 
 
 class MultipartError(Exception):
@@ -28,6 +30,7 @@ class _State:
     header_field: bytearray = field(default_factory=bytearray)
     header_value: bytearray = field(default_factory=bytearray)
     headers: dict[str, bytes] = field(default_factory=dict)
+    header_bytes: int = 0
 
 
 def boundary_of(content_type: str | None) -> bytes:
@@ -37,17 +40,25 @@ def boundary_of(content_type: str | None) -> bytes:
     boundary = options.get(b"boundary")
     if kind != b"multipart/form-data" or not boundary:
         raise MultipartError("Content-Type must be multipart/form-data with a boundary")
+    if len(boundary) > MAX_BOUNDARY_BYTES:
+        raise MultipartError(f"multipart boundary longer than {MAX_BOUNDARY_BYTES} characters")
     return boundary
 
 
 def _parser(boundary: bytes, state: _State) -> MultipartParser:
+    def count(size: int) -> None:
+        # All headers of a part together, so neither a long name nor many lines can grow memory.
+        state.header_bytes += size
+        if state.header_bytes > MAX_HEADER_BYTES:
+            raise MultipartError("part headers too long")
+
     def on_header_field(data: bytes, start: int, end: int) -> None:
+        count(end - start)
         state.header_field += data[start:end]
 
     def on_header_value(data: bytes, start: int, end: int) -> None:
+        count(end - start)
         state.header_value += data[start:end]
-        if len(state.header_value) > MAX_HEADER_BYTES:
-            raise MultipartError("part header too long")
 
     def on_header_end() -> None:
         state.headers[bytes(state.header_field).lower().decode("latin-1")] = bytes(
@@ -73,6 +84,7 @@ def _parser(boundary: bytes, state: _State) -> MultipartParser:
             )
         )
         state.headers.clear()
+        state.header_bytes = 0
 
     def on_part_data(data: bytes, start: int, end: int) -> None:
         state.events.append(("data", bytes(data[start:end])))
@@ -98,7 +110,10 @@ async def iter_parts(
 ) -> AsyncIterator[tuple[FormPart, AsyncIterator[bytes]]]:
     """Yield each part with an iterator over its data; unread data is skipped."""
     state = _State()
-    parser = _parser(boundary, state)
+    try:
+        parser = _parser(boundary, state)
+    except Exception as exc:  # python-multipart refuses the boundary itself
+        raise MultipartError(f"malformed multipart boundary: {exc}") from None
     finished = False
 
     async def next_event() -> tuple[str, object] | None:
@@ -107,13 +122,17 @@ async def iter_parts(
             if finished:
                 return None
             try:
-                chunk = await anext(chunks)
+                chunk: bytes | None = await anext(chunks)
             except StopAsyncIteration:
                 finished = True
-                parser.finalize()
-                continue
+                chunk = None
             try:
-                parser.write(chunk)
+                if chunk is None:
+                    parser.finalize()
+                    if parser.state != MultipartState.END:
+                        raise MultipartError("body ended before the closing boundary")
+                else:
+                    parser.write(chunk)
             except MultipartError:
                 raise
             except Exception as exc:  # python-multipart's own parse errors

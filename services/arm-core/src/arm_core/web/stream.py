@@ -21,7 +21,8 @@ from fastapi.responses import StreamingResponse
 from arm_core.api.deps import actor_of, runtime_of
 from arm_core.web.events import RESYNC, FileChange, FileEvents, Item
 
-router = APIRouter()
+# Part of the pages (an EventSource of theirs), not of the API: outside the OpenAPI document.
+router = APIRouter(include_in_schema=False)
 
 # A stream ends after this long and the browser reconnects at once, missing nothing: a
 # stopping server waits for open responses, so no stream may keep it waiting for long.
@@ -70,7 +71,7 @@ def _messages(
     return "".join(out), last
 
 
-@router.get("/ui/events")
+@router.get("/ui/events", response_class=StreamingResponse)
 async def file_events(
     request: Request,
     consolidation_id: uuid.UUID | None = None,

@@ -1,0 +1,266 @@
+"""What the JSON API answers, as typed models: the OpenAPI document describes every field.
+
+Every resource model accepts fields it does not list (``extra="allow"``): a later version may
+add fields, never remove or retype them, so a client ignores what it does not know.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FileStatus = Literal["UPLOADED", "PROCESSING", "RECOGNIZED", "NEEDS_CHECK", "ERROR"]
+JobStatus = Literal[
+    "queued", "published", "processing", "done", "needs_check", "error", "timeout", "dlq"
+]
+FileType = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG"]
+Pipeline = Literal["tabular", "image"]
+
+
+class Resource(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# Health.
+
+
+class SubjectsView(Resource):
+    tabular_request: str
+    image_request: str
+    result: str
+
+
+class Health(Resource):
+    status: Literal["ok", "degraded"]
+    db: Literal["ok", "down"]
+    nats: Literal["ok", "down", "off"] = Field(description="off: the exchange is disabled")
+    subjects: SubjectsView
+
+
+# Files and attempts.
+
+
+class WarningView(Resource):
+    """A warning in the contract's 2.x form (1.x texts arrive as ``LEGACY_WARNING``)."""
+
+    code: str
+    severity: str
+    message: str
+    locator: dict[str, Any] | None = None
+
+
+class JobView(Resource):
+    """One recognition attempt of a file."""
+
+    id: uuid.UUID
+    file_id: uuid.UUID
+    attempt: int
+    max_attempts: int
+    status: JobStatus
+    pipeline: Pipeline
+    requested_at: dt.datetime
+    published_at: dt.datetime | None
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    reply_deadline: dt.datetime | None
+    request_msg_id: str | None
+    request_subject: str | None
+    result_msg_id: str | None
+    service_name: str | None
+    service_version: str | None
+    republish_count: int
+    error_code: str | None
+    error_message: str | None
+    result_schema_version: str | None
+    group_schema: str | None
+    statements_version: str | None
+    warnings: list[WarningView]
+    metrics: dict[str, Any] = Field(description="what the service reported about its work")
+
+
+class FileView(Resource):
+    id: uuid.UUID
+    original_name: str
+    file_type: FileType
+    status: FileStatus
+    error_code: str | None
+    error_message: str | None
+    mapping_error: str | None
+    consolidation_id: uuid.UUID | None
+    size: int | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    current_job_id: uuid.UUID | None
+    attempt: int | None
+    max_attempts: int | None
+    retryable: bool
+
+
+class FileDetail(FileView):
+    attempts: list[JobView]
+
+
+class FileList(Resource):
+    items: list[FileView]
+    total: int
+    limit: int
+    offset: int
+
+
+class Uploaded(Resource):
+    file_id: uuid.UUID
+    job_id: uuid.UUID
+    status: Literal["UPLOADED"]
+    pipeline: Pipeline
+    file_type: FileType
+    original_name: str = Field(description="the name for display: no directories or controls")
+    size: int
+    consolidation_id: uuid.UUID | None
+
+
+class RetryStarted(Resource):
+    file_id: uuid.UUID
+    job_id: uuid.UUID
+    attempt: int
+
+
+class BatchRetryResult(Resource):
+    file_id: str = Field(description="as it was sent, so a value that is no UUID is named too")
+    outcome: Literal["retried", "skipped"]
+    job_id: uuid.UUID | None = Field(default=None, description="when retried")
+    attempt: int | None = Field(default=None, description="when retried")
+    reason: str | None = Field(default=None, description="when skipped: an error code")
+    message: str | None = Field(default=None, description="when skipped")
+
+
+class BatchRetryResults(Resource):
+    results: list[BatchRetryResult] = Field(description="in the order the ids were sent")
+
+
+# Documents.
+
+
+class PeriodView(Resource):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    from_: dt.date | None = Field(alias="from")
+    to: dt.date | None
+    text: str | None
+
+
+class OrganisationView(Resource):
+    name: str | None
+    tax_id: str | None
+
+
+class AccountView(Resource):
+    code: str | None
+    name: str | None
+
+
+class TrialBalanceRowView(Resource):
+    id: int
+    parent: int | None
+    kind: str
+    level: int
+    account: str | None
+    name: str | None
+    opening_debit: str | None
+    opening_credit: str | None
+    turnover_debit: str | None
+    turnover_credit: str | None
+    closing_debit: str | None
+    closing_credit: str | None
+    confidence: float
+    locator: dict[str, Any]
+
+
+class StatementHeaderView(Resource):
+    bank_name: str | None
+    bank_bic: str | None
+    account: str | None
+    currency: str | None
+    holder_name: str | None
+    holder_tax_id: str | None
+    period: PeriodView | None
+    opening_balance: str | None
+    closing_balance: str | None
+    total_debit: str | None
+    total_credit: str | None
+
+
+class TransactionView(Resource):
+    date: dt.date | None
+    number: str | None
+    debit: str | None
+    credit: str | None
+    debit_equivalent: str | None
+    credit_equivalent: str | None
+    counterparty_name: str | None
+    counterparty_tax_id: str | None
+    counterparty_account: str | None
+    counterparty_bank: str | None
+    counterparty_bank_bic: str | None
+    purpose: str | None
+    confidence: float
+    locator: dict[str, Any]
+
+
+class _DocumentView(Resource):
+    id: uuid.UUID
+    job_id: uuid.UUID
+    confidence: float
+    locator: dict[str, Any]
+    warnings: list[WarningView]
+
+
+class TrialBalanceView(_DocumentView):
+    """A trial balance (ОСВ); amounts are decimal strings."""
+
+    kind: Literal["osv"]
+    variant: str | None
+    title: str | None
+    organisation: OrganisationView
+    period: PeriodView | None
+    currency: str | None
+    unit: str | None
+    account: AccountView | None
+    totals: dict[str, Any] | None
+    rows: list[TrialBalanceRowView]
+
+
+class StatementView(_DocumentView):
+    """A bank statement; amounts are decimal strings."""
+
+    kind: Literal["statement"]
+    header: StatementHeaderView | None
+    transactions: list[TransactionView]
+
+
+DocumentView = Annotated[TrialBalanceView | StatementView, Field(discriminator="kind")]
+
+
+class FileDocuments(Resource):
+    file_id: uuid.UUID
+    status: FileStatus
+    job_id: uuid.UUID | None
+    documents: list[DocumentView] = Field(description="of the file's current attempt")
+
+
+# Consolidations.
+
+
+class ConsolidationView(Resource):
+    id: uuid.UUID
+    name: str
+    created_by: str
+    created_at: dt.datetime
+    files: int
+    by_status: dict[str, int] = Field(description="the consolidation's files by status")
+
+
+class ConsolidationList(Resource):
+    items: list[ConsolidationView]
