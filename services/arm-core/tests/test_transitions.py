@@ -217,7 +217,7 @@ async def test_publishes_count_towards_the_limit_even_unconfirmed(conn) -> None:
     t = Transitions(Metrics())
     case = Case("publish", "queued", "UPLOADED", True)
     async with conn.transaction(force_rollback=True):
-        file_id, job_id = await _insert(conn, case, republish_count=0)
+        _, job_id = await _insert(conn, case, republish_count=0)
         request = Request(job_id, f"{job_id}:1", "s", datetime.now(UTC))
         counts = []
         for confirmed in (False, False, True):
