@@ -3,20 +3,21 @@ serves requests until SIGTERM, then stops cleanly."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arm_ka_devstack.nats_server import NatsServer
-from arm_ka_devstack.processes import venv_command
-from arm_ka_platform.settings import StorageConfig
+from arm_ka_devstack.processes import venv_command, watched
 from arm_ka_platform.storage import open_storage
-from recognition_worker.testing import ResultCollector, request_payload
+from recognition_worker import stop_bound
+from recognition_worker.fixtures import worker_settings
+from recognition_worker.testing import ResultCollector, request_payload, service_env
 from tabular_parser import testing as books
+from tabular_parser.settings import TabularSettings
 
 SEED = "SUAIBDPBAUTWCWBKIO6XHQNINK5FWJW4OHLXC3HQ2KFE4PEJUA44CNHTC4"
 JWT = "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.secret-jwt-body.signature"
@@ -50,55 +51,23 @@ def test_invalid_setting_stops_the_service_naming_the_key(key: str, value: str) 
 
 
 async def test_the_command_serves_requests_and_stops_on_sigterm(
-    nats_server: NatsServer, tmp_path: Path
+    nats_server: NatsServer,
+    subjects: dict[str, str],
+    storage_settings: dict[str, Any],
+    collector: ResultCollector,
 ) -> None:
-    prefix = f"cli{os.getpid()}"
-    env = _env(
-        {
-            "NATS_URL": nats_server.url,
-            "STORAGE_URL": f"file://{tmp_path}",
-            "OPENBAO__NATS__NATS_TABULAR_REQUEST_SUBJECT": f"{prefix}.tabular",
-            "OPENBAO__NATS__NATS_IMAGE_REQUEST_SUBJECT": f"{prefix}.img",
-            "OPENBAO__NATS__NATS_RESULT_SUBJECT": f"{prefix}.result",
-            "LOG_JSON": "true",
-        }
-    )
-    storage = open_storage(
-        StorageConfig(
-            url=f"file://{tmp_path}",
-            bucket="arm-ka",
-            s3_endpoint_url=None,
-            s3_region="us-east-1",
-            access_key_id=None,
-            secret_access_key=None,
-        )
-    )
-    collector = ResultCollector()
-    await collector.start(nats_server.url, f"{prefix}.result")
-    process = await asyncio.create_subprocess_exec(
-        venv_command("tabular-parser"),
-        env=env,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        request = request_payload()
+    env = service_env(nats_server.url, subjects, storage_settings)
+    settings = worker_settings(TabularSettings, nats_server.url, subjects, storage_settings)
+    storage = open_storage(settings.storage)
+    async with watched([venv_command("tabular-parser")], env=env) as process:
+        # Until it has subscribed nobody hears a request (the core would publish it again).
+        await process.wait_for_event("worker_ready")
+        request = request_payload(bucket=storage.bucket)
         await storage.put(request["s3"]["key"], books.xlsx([books.general_osv()]))
-        # The service subscribes once it has connected; until then nobody hears the request
-        # (the core would publish it again after ACK_TIMEOUT_SECONDS).
-        statuses: set[str] = set()
-        for _ in range(150):
-            if not statuses:
-                await collector.publish(f"{prefix}.tabular", request)
-            await asyncio.sleep(0.2)
-            statuses = {r.status for r in collector.for_job(request["job_id"])}
-            if "done" in statuses:
-                break
-        assert statuses == {"processing", "done"}
-    finally:
+        await collector.publish(subjects["nats_tabular_request_subject"], request)
+        received = await collector.wait_for(request["job_id"], timeout=30)
+        assert [r.status for r in received] == ["processing", "done"]
         process.send_signal(signal.SIGTERM)
-        _, raw = await asyncio.wait_for(process.communicate(), 30)
-        await collector.close()
-    stderr = raw.decode()
-    assert process.returncode == 0, stderr[-2000:]
-    assert '"event": "worker_stopped"' in stderr
+        code = await process.wait(stop_bound(settings.shutdown_grace_seconds))
+    assert code == 0, process.tail()
+    assert process.find("worker_stopped")

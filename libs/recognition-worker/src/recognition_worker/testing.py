@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
 import nats
@@ -39,6 +40,9 @@ from recognition_contract import (
     parse_envelope,
 )
 from recognition_worker.recognition import Recognition, RecognitionError, Recognizer
+
+if TYPE_CHECKING:
+    from arm_ka_devstack.processes import WatchedProcess
 
 
 def osv_document(sheet: str = "ОСВ", *, warnings: Sequence[Warning] = ()) -> TrialBalance:
@@ -309,3 +313,66 @@ async def outcome_after_outage(
         if outcome() is None:
             await collector.publish(request_subject, request)
     return found
+
+
+def service_env(
+    nats_url: str, subjects: dict[str, str], storage: dict[str, Any], **settings: object
+) -> dict[str, str]:
+    """The environment of a service command run by a test: this one without its OpenBao
+    secrets, plus the test's NATS, subjects (``subjects`` fixture), storage
+    (``storage_settings`` fixture), JSON logs and ``settings`` (lower-case names)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENBAO__")}
+    env["NATS_URL"] = nats_url
+    env["LOG_JSON"] = "true"
+    for name, subject in subjects.items():
+        env[f"OPENBAO__NATS__{name.upper()}"] = subject
+    for name, value in storage.items():
+        if name == "openbao":
+            for key, secret in value.get("s3", {}).items():
+                env[f"OPENBAO__S3__{key.upper()}"] = str(secret)
+        else:
+            env[name.upper()] = str(value)
+    env.update({name.upper(): str(value) for name, value in settings.items()})
+    return env
+
+
+def in_flight(service: WatchedProcess) -> set[str]:
+    """Jobs a service process has logged as received and not yet as finished."""
+    received = {e["job_id"] for e in service.find("request_received")}
+    finished = {e["job_id"] for e in service.find("job_recognised") + service.find("job_failed")}
+    return received - finished
+
+
+async def load_until_busy(
+    collector: ResultCollector,
+    subject: str,
+    request: Callable[[], dict[str, Any]],
+    target: WatchedProcess,
+    *,
+    jobs: int,
+    services: Sequence[WatchedProcess] = (),
+    most: int = 100,
+) -> list[dict[str, Any]]:
+    """Publish requests made by ``request()`` one at a time until ``target`` holds at least
+    ``jobs`` it has not finished (the queue group may hand some to the other ``services``);
+    the requests published, each acked and logged as received by one of them."""
+    everyone = [target, *services]
+    sent: list[dict[str, Any]] = []
+    while len(in_flight(target)) < jobs:
+        if len(sent) >= most:
+            raise AssertionError(f"{target.name} never held {jobs} jobs in {most} requests")
+        payload = request()
+        await collector.publish(subject, payload)
+        await collector.wait_for(payload["job_id"], count=1, timeout=30)
+        # The service logs request_received before it acks, so the line is on its way.
+        job_id = payload["job_id"]
+        await eventually(
+            functools.partial(_received_by_any, everyone, job_id),
+            f"job {job_id} logged as received",
+        )
+        sent.append(payload)
+    return sent
+
+
+def _received_by_any(services: Sequence[WatchedProcess], job_id: str) -> bool:
+    return any(s.find("request_received", job_id=job_id) for s in services)
