@@ -48,10 +48,19 @@ class NatsServer:
         wait_for_port(self.port)
         return self.url
 
-    def stop(self) -> None:
+    def stop(self, *, kill: bool = False) -> None:
+        """``kill``: SIGKILL, a crash that says goodbye to no client."""
         if self._child is not None:
-            self._child.stop(timeout=5)
+            if kill:
+                self._child.kill()
+            else:
+                self._child.stop(timeout=5)
             self._child = None
+
+    def restart(self, *, kill: bool = False) -> str:
+        """Stop and start again on the same port: every client sees an outage."""
+        self.stop(kill=kill)
+        return self.start()
 
     def running(self) -> bool:
         return self._child is not None and self._child.running()

@@ -13,6 +13,7 @@ import pwd
 import stat
 import subprocess
 from pathlib import Path
+from typing import Literal
 
 import psycopg
 from psycopg import sql
@@ -21,6 +22,8 @@ from arm_ka_devstack.processes import free_port, port_is_free
 
 _FAST = ("fsync=off", "synchronous_commit=off", "full_page_writes=off")
 _SYSTEM_USER = "pgserver"
+
+StopMode = Literal["smart", "fast", "immediate"]
 
 
 def _bin_dir() -> Path:
@@ -116,9 +119,16 @@ class EmbeddedPostgres:
         pid_file = self.datadir / "postmaster.pid"
         return pid_file.exists()
 
-    def stop(self) -> None:
+    def stop(self, mode: StopMode = "fast") -> None:
+        """``fast`` ends sessions and checkpoints; ``immediate`` is an outage as sudden as a
+        crash (the next start recovers from the WAL)."""
         if self.running():
-            self._run("pg_ctl", "-D", str(self.datadir), "-m", "fast", "-w", "stop")
+            self._run("pg_ctl", "-D", str(self.datadir), "-m", mode, "-w", "stop")
+
+    def restart(self, mode: StopMode = "fast") -> str:
+        """Stop and start again on the same port with the same data."""
+        self.stop(mode)
+        return self.start()
 
     def ensure_database(self, name: str, *, template: str | None = None) -> str:
         with psycopg.connect(self.url(), autocommit=True) as conn:
