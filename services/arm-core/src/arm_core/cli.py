@@ -7,10 +7,56 @@ import argparse
 import os
 import signal
 import sys
+import threading
+from types import FrameType
+from typing import Final
+
+import uvicorn
 
 from arm_core.settings import CoreSettings
 from arm_ka_platform.logging import configure_logging, get_logger
 from arm_ka_platform.settings import SettingsError, load_settings
+
+# uvicorn waits this long for open connections to finish before the application stops.
+HTTP_GRACE_SECONDS: Final = 5
+# The longest a stop may take from the first signal: the HTTP grace, then the runtime's own
+# bounded steps (results drained, inbox and loops finished, NATS and the pool closed, some
+# 20 s at worst). Past it the process exits 1 without finishing the stop.
+STOP_BOUND_SECONDS: Final = 30.0
+
+log = get_logger("arm_core")
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, stopped the way arm-core wants: the first SIGTERM or SIGINT stops it
+    gracefully and the process exits 0, a second one exits at once (128 + the signal), and a
+    stop that overruns STOP_BOUND_SECONDS exits 1."""
+
+    exit_code = 0
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        # Not uvicorn's handler: it raises the signal again once stopped (so the process dies
+        # of it rather than exiting 0), and takes only a second SIGINT as "now".
+        name = signal.Signals(sig).name
+        if self.should_exit:
+            log.warning("arm_core_stop_forced", signal=name)
+            os._exit(128 + sig)
+        log.info("arm_core_signalled", signal=name)
+        self.begin_stop()
+
+    def begin_stop(self, exit_code: int = 0) -> None:
+        self.exit_code = max(self.exit_code, exit_code)
+        if self.should_exit:
+            return
+        self.should_exit = True
+        deadline = threading.Timer(STOP_BOUND_SECONDS, _overran)
+        deadline.daemon = True
+        deadline.start()
+
+
+def _overran() -> None:
+    log.error("arm_core_stop_overran", bound_seconds=STOP_BOUND_SECONDS)
+    os._exit(1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +69,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arm-core: {exc}", file=sys.stderr)
         return 2
     configure_logging(debug=settings.debug, json=settings.log_json)
-    log = get_logger("arm_core")
     if args.command == "migrate":
         from arm_core.db.migrate import upgrade
 
@@ -31,23 +76,28 @@ def main(argv: list[str] | None = None) -> int:
         log.info("migrated", database=settings.database_display)
         return 0
 
-    import uvicorn
-
     from arm_core.app import create_app
 
-    def stop_process() -> None:
-        os.kill(os.getpid(), signal.SIGTERM)
+    server: _Server | None = None
 
-    uvicorn.run(
-        create_app(settings, on_fatal=stop_process),
-        host=settings.http_host,
-        port=settings.http_port,
-        log_config=None,
-        access_log=False,
-        # Open event streams would otherwise hold a stopping server until they end.
-        timeout_graceful_shutdown=5,
+    def stop_process() -> None:
+        # A background loop died: serving on without the exchange would leave files stuck.
+        if server is not None:
+            server.begin_stop(exit_code=1)
+
+    server = _Server(
+        uvicorn.Config(
+            create_app(settings, on_fatal=stop_process),
+            host=settings.http_host,
+            port=settings.http_port,
+            log_config=None,
+            access_log=False,
+            # Open event streams would otherwise hold a stopping server until they end.
+            timeout_graceful_shutdown=HTTP_GRACE_SECONDS,
+        )
     )
-    return 0
+    server.run()
+    return server.exit_code
 
 
 if __name__ == "__main__":

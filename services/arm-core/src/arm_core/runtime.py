@@ -152,11 +152,21 @@ async def running(
         watcher = asyncio.create_task(_watch(runtime.supervisor, on_fatal), name="fatal-watch")
         yield runtime
     finally:
+        # Every step is bounded (5 s each at most, NATS's close 2 s), so a stop ends within
+        # about 20 s whatever state PostgreSQL or NATS are in; the command adds its own bound.
         if watcher is not None:
             watcher.cancel()
-        await runtime.supervisor.stop()
+        log.info("arm_core_stopping")
         if nats is not None:
+            # Results go to the other instances of the queue group from here on; the ones
+            # already delivered to this process still reach the inbox.
+            await nats.drain_subscriptions(timeout=5.0)
+            log.info("results_drained")
+            # The inbox applies what it has received while each loop finishes its pass (an
+            # outbox pass still publishes what it claimed), so NATS stays open for both.
+            await asyncio.gather(runtime.inbox.stop(grace=5.0), runtime.supervisor.stop(grace=5.0))
             await nats.close()
-            await runtime.inbox.stop()
-        await pool.close()
+        else:
+            await runtime.supervisor.stop(grace=5.0)
+        await pool.close(timeout=5.0)
         log.info("arm_core_stopped")
