@@ -7,7 +7,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_PREFERENCE := only-system
 export UV_NO_PROGRESS := 1
 
-.PHONY: install system-deps run test check lint typecheck contracts bench clean
+.PHONY: install system-deps run test chaos check lint typecheck contracts bench clean
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -24,6 +24,10 @@ run: system-deps install
 
 test: system-deps install
 	$(UV) run --frozen --no-sync pytest $(PYTEST_ARGS)
+
+# The long form of the chaos suite (thousands of files); `make test` runs the short one.
+chaos: system-deps install
+	CHAOS=long CHAOS_LOGS=artifacts/chaos $(UV) run --frozen --no-sync pytest tests/chaos -s $(PYTEST_ARGS)
 
 check: install lint typecheck contracts
 

@@ -77,6 +77,10 @@ class ChaosPlan:
     upload_concurrency: int
     nats_restarts: int
     nats_outage: float
+    nats_freezes: int
+    nats_freeze: float
+    """A stalled server (SIGSTOP): connections stay open, flushes time out, and what clients
+    wrote in the meantime arrives when it resumes."""
     pg_outage: float
     core_outage: float
     parser_outage: float
@@ -97,6 +101,8 @@ SHORT = ChaosPlan(
     upload_concurrency=6,
     nats_restarts=3,
     nats_outage=1.5,
+    nats_freezes=1,
+    nats_freeze=6.0,
     pg_outage=4.0,
     core_outage=2.0,
     parser_outage=2.0,
@@ -119,6 +125,8 @@ LONG = ChaosPlan(
     upload_concurrency=8,
     nats_restarts=6,
     nats_outage=3.0,
+    nats_freezes=2,
+    nats_freeze=8.0,
     pg_outage=15.0,
     core_outage=5.0,
     parser_outage=5.0,

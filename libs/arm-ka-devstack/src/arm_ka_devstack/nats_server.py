@@ -3,6 +3,7 @@ can be stopped and started again on the same port to simulate an outage."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from arm_ka_devstack.processes import Child, free_port, port_is_free, venv_command, wait_for_port
@@ -61,6 +62,21 @@ class NatsServer:
         """Stop and start again on the same port: every client sees an outage."""
         self.stop(kill=kill)
         return self.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self._child.pid if self._child is not None and self._child.running() else None
+
+    def pause(self) -> None:
+        """SIGSTOP: the server stalls with every connection open, as in a long pause or a
+        partition that buffers. Clients' writes wait in socket buffers and their flushes time
+        out; after ``resume`` the server takes in all that was buffered."""
+        if self._child is not None:
+            self._child.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self._child is not None:
+            self._child.process.send_signal(signal.SIGCONT)
 
     def running(self) -> bool:
         return self._child is not None and self._child.running()
