@@ -139,6 +139,7 @@ async def upload_file(
                     actor=actor,
                     max_bytes=settings.upload_max_bytes,
                     max_attempts=settings.recognition_max_attempts,
+                    register_wait=settings.upload_register_wait_seconds,
                 )
     except MultipartError as exc:
         raise _malformed(exc) from None

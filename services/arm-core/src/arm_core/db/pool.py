@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
@@ -22,8 +23,21 @@ async def open_pool(dsn: str, *, max_size: int, name: str = "arm-core") -> Pool:
         name=name,
         open=False,
         connection_class=AsyncConnection[DictRow],
-        reconnect_timeout=0,  # keep trying forever; never give the pool up
+        # A failed connection attempt is not rescheduled (the pool's own backoff doubles
+        # without bound, which would keep a returned database unused for minutes): the next
+        # request for a connection tries again. Callers that ride out an outage therefore
+        # ask with short timeouts, and the pool reconnects the moment one of them asks.
+        reconnect_timeout=0,
         kwargs={"application_name": name, "connect_timeout": 5, "row_factory": dict_row},
     )
     await pool.open(wait=False)
     return pool
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """The database could not be reached or the connection broke: the same work may succeed
+    when it returns. A client-side ``InternalError`` (no SQLSTATE) is a command that got no
+    answer from a dying connection, such as a cut-off COMMIT."""
+    if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError | TimeoutError):
+        return True
+    return isinstance(exc, psycopg.InternalError) and exc.sqlstate is None

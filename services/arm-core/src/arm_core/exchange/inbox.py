@@ -20,10 +20,9 @@ import asyncio
 import time
 from collections.abc import Callable
 
-import psycopg
 from nats.aio.msg import Msg
 
-from arm_core.db.pool import Pool
+from arm_core.db.pool import Pool, database_unavailable
 from arm_core.exchange.commands import AckJob, ApplyResult
 from arm_core.exchange.wire import UnusableMessage, command_from_message
 from arm_core.jobs.transitions import FINAL, JobState, Moved, Outcome, Transitions
@@ -38,6 +37,9 @@ Command = AckJob | ApplyResult
 # a moment of its return, long enough not to spin.
 _RETRY_FIRST = 0.1
 _RETRY_MAX = 1.0
+# A try waits this long for a connection: while the database is away the pool has none to
+# give, and a short wait lets the next try ask again (which is what makes the pool reconnect).
+_CONNECT_TIMEOUT = 2.0
 
 
 class Inbox:
@@ -138,7 +140,10 @@ class Inbox:
                     await self.apply_ack(command)
                 else:
                     await self.apply_result(command)
-            except (psycopg.OperationalError, psycopg.InterfaceError, TimeoutError) as exc:
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    log.exception("inbox_message_failed", **ids)
+                    return
                 if time.monotonic() + pause > hold_until:
                     log.error("inbox_message_expired", tries=tries, **ids)
                     return
@@ -147,16 +152,13 @@ class Inbox:
                     log.warning("inbox_database_unavailable", error=type(exc).__name__, **ids)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, _RETRY_MAX)
-            except Exception:
-                log.exception("inbox_message_failed", **ids)
-                return
             else:
                 if tries > 1:
                     log.info("inbox_message_applied_after_outage", tries=tries, **ids)
                 return
 
     async def apply_ack(self, ack: AckJob) -> str:
-        async with self._pool.connection() as conn:
+        async with self._pool.connection(timeout=_CONNECT_TIMEOUT) as conn:
             moved = await self._transitions.ack(conn, ack)
         outcome = _ack_outcome(moved, ack)
         ids = {"job_id": str(ack.job_id), "file_id": str(ack.file_id)}
@@ -184,7 +186,7 @@ class Inbox:
         metrics["warnings"] = warnings_to_wire(result.warnings, 2)
         if result.raw_key is not None:
             metrics["raw_s3_key"] = result.raw_key
-        async with self._pool.connection() as conn:
+        async with self._pool.connection(timeout=_CONNECT_TIMEOUT) as conn:
             moved = await self._transitions.result(
                 conn, result, msg_id=result.msg_id, metrics=metrics
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from arm_core.exchange.commands import AckJob, ApplyResult, ObjectRef
@@ -15,6 +16,9 @@ from recognition_contract import (
     envelope_from_payload,
 )
 from recognition_contract.codec import MAX_MESSAGE_BYTES
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class UnusableMessage(Exception):
@@ -36,12 +40,28 @@ def _readable_ids(payload: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def _unstorable(value: Any) -> bool:
+    """Text PostgreSQL cannot hold: NUL, or a lone surrogate (an escape JSON allows, with no
+    UTF-8 form)."""
+    if isinstance(value, str):
+        return "\x00" in value or _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_unstorable(key) or _unstorable(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_unstorable(item) for item in value)
+    return False
+
+
 def command_from_message(data: bytes, headers: dict[str, str]) -> AckJob | ApplyResult:
     try:
         payload = decode_json(data, max_bytes=MAX_MESSAGE_BYTES)
     except ContractError as exc:
         raise UnusableMessage(f"{exc.reason}: {exc.message}", {}, None, False) from None
     status = payload.get("status") if isinstance(payload.get("status"), str) else None
+    if _unstorable(payload) or _unstorable(headers.get(NATS_MSG_ID)):
+        raise UnusableMessage(
+            "text with NUL or an unpaired surrogate", _readable_ids(payload), status, False
+        )
     try:
         envelope = envelope_from_payload(payload)
     except ContractError as exc:

@@ -6,14 +6,16 @@ write fails, the object is deleted again, so storage never keeps an object no ro
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from arm_core.db.pool import Pool
+from arm_core.db.pool import Connection, Pool, database_unavailable
 from arm_core.files.names import display_name, object_key
 from arm_core.files.sniff import (
     HEAD_BYTES,
@@ -59,6 +61,16 @@ INSERT INTO audit_log (actor, action, file_id, job_id, details)
 SELECT %(actor)s, 'file.upload', %(file_id)s, job.id, %(details)s
   FROM job
 """
+
+
+REGISTERED = "SELECT EXISTS (SELECT 1 FROM stored_file WHERE id = %(file_id)s) AS registered"
+
+# One try's wait for a connection; see arm_core.db.pool on why tries are kept short.
+_CONNECT_TIMEOUT = 2.0
+
+
+class _Unregistered(Exception):
+    """Registration could not be done, nor undone, while the database was away."""
 
 
 class IntakeError(Exception):
@@ -134,6 +146,7 @@ async def store_upload(
     actor: str,
     max_bytes: int,
     max_attempts: int,
+    register_wait: float,
 ) -> Upload:
     name = display_name(filename)
     file_type = type_from_name(filename or "")
@@ -174,26 +187,23 @@ async def store_upload(
             415, "UNSUPPORTED_FORMAT", f"содержимое файла не соответствует расширению {file_type}"
         )
     pipeline = pipeline_for(file_type).value
+    params = {
+        "bucket": stored.bucket,
+        "key": key,
+        "size": stored.size,
+        "content_type": CONTENT_TYPES[file_type],
+        "actor": actor,
+        "file_id": file_id,
+        "job_id": job_id,
+        "name": name,
+        "file_type": file_type,
+        "consolidation_id": consolidation_id,
+        "pipeline": pipeline,
+        "max_attempts": max_attempts,
+        "details": Jsonb({"original_name": name, "size": stored.size}),
+    }
     try:
-        async with pool.connection() as conn:
-            await conn.execute(
-                REGISTER,
-                {
-                    "bucket": stored.bucket,
-                    "key": key,
-                    "size": stored.size,
-                    "content_type": CONTENT_TYPES[file_type],
-                    "actor": actor,
-                    "file_id": file_id,
-                    "job_id": job_id,
-                    "name": name,
-                    "file_type": file_type,
-                    "consolidation_id": consolidation_id,
-                    "pipeline": pipeline,
-                    "max_attempts": max_attempts,
-                    "details": Jsonb({"original_name": name, "size": stored.size}),
-                },
-            )
+        await _register(pool, params, wait=register_wait)
     except psycopg.errors.ForeignKeyViolation:
         await _forget(storage, key)
         raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
@@ -220,6 +230,63 @@ async def store_upload(
     )
 
 
+async def _register(pool: Pool, params: dict[str, Any], *, wait: float) -> None:
+    """Register the upload, riding out a short database outage.
+
+    A commit cut off by a restart may have taken effect or not; the answer would then lie
+    either way. So after a failure the file's row is looked up first: there, the upload is
+    registered; absent, the registration is tried again. If the database stays away for
+    ``wait``, the row is removed should it exist, so that an error answer never leaves a
+    registered file behind.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    pause = 0.1
+    uncertain = False
+    while True:
+        try:
+            remaining = max(0.1, deadline - loop.time())
+            async with pool.connection(timeout=min(remaining, _CONNECT_TIMEOUT)) as conn:
+                if uncertain:
+                    row = await (await conn.execute(REGISTERED, params)).fetchone()
+                    if row is not None and row["registered"]:
+                        return
+                await conn.execute(REGISTER, params)
+            return
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            uncertain = True
+            if loop.time() + pause > deadline:
+                await _unregister(pool, params["file_id"])
+                raise _Unregistered(type(exc).__name__) from None
+            log.warning(
+                "upload_register_retry", file_id=str(params["file_id"]), error=type(exc).__name__
+            )
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 1.0)
+
+
+async def _unregister(pool: Pool, file_id: uuid.UUID) -> None:
+    """Remove what a cut-off commit may have registered; logged when even that fails."""
+    try:
+        async with pool.connection(timeout=2) as conn, conn.transaction():
+            await _delete_file(conn, file_id)
+    except Exception as exc:
+        log.error("upload_outcome_unknown", file_id=str(file_id), error=type(exc).__name__)
+
+
+async def _delete_file(conn: Connection, file_id: uuid.UUID) -> None:
+    await conn.execute(DISCARD, {"file_id": file_id})
+    row = await (
+        await conn.execute(
+            "DELETE FROM stored_file WHERE id = %s RETURNING s3_object_id", (file_id,)
+        )
+    ).fetchone()
+    if row is not None:
+        await conn.execute("DELETE FROM s3_object WHERE id = %s", (row["s3_object_id"],))
+
+
 DISCARD = """
 WITH gone_audit AS (
     DELETE FROM audit_log WHERE file_id = %(file_id)s
@@ -244,15 +311,7 @@ async def assign_consolidation(
     except psycopg.errors.ForeignKeyViolation:
         # The job may be published already; a service answering it finds no job (logged).
         async with pool.connection() as conn, conn.transaction():
-            await conn.execute(DISCARD, {"file_id": upload.file_id})
-            row = await (
-                await conn.execute(
-                    "DELETE FROM stored_file WHERE id = %s RETURNING s3_object_id",
-                    (upload.file_id,),
-                )
-            ).fetchone()
-            if row is not None:
-                await conn.execute("DELETE FROM s3_object WHERE id = %s", (row["s3_object_id"],))
+            await _delete_file(conn, upload.file_id)
         await _forget(storage, object_key(str(upload.file_id), upload.file_type))
         raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
 
