@@ -17,7 +17,6 @@ from recognition_contract import (
 )
 from recognition_contract.codec import MAX_MESSAGE_BYTES
 
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
