@@ -241,6 +241,31 @@ async def test_bad_result_sets_mapping_error_and_keeps_the_job_status(
     assert await mapper.run_pass() == 0
 
 
+async def test_a_result_that_cannot_be_written_fails_its_file_and_blocks_no_other(
+    mapping, database_url
+) -> None:
+    mapper, storage = mapping
+    poisoned, good = (uuid.uuid4(), uuid.uuid4()), (uuid.uuid4(), uuid.uuid4())
+    for file_id, job_id in (poisoned, good):
+        payload = _base_result(file_id, job_id)
+        if (file_id, job_id) == poisoned:
+            # Valid JSON and valid by the schema, but PostgreSQL text cannot hold NUL.
+            payload["documents"][0]["rows"][0]["name"] = "ООО \u0000 Альфа"
+        key = result_key(file_id, job_id)
+        await storage.put(key, json.dumps(payload).encode())
+        await _finished_job(database_url, file_id=file_id, job_id=job_id, status="done", key=key)
+
+    assert await mapper.run_pass() == 2
+
+    failed = await file_row(database_url, poisoned[0])
+    assert (failed["status"], failed["error_code"]) == ("ERROR", "MAPPING_ERROR")
+    assert "DataError" in failed["mapping_error"]
+    assert (await file_row(database_url, good[0]))["status"] == "RECOGNIZED"
+    assert await fetch_one(
+        database_url, "SELECT count(*) AS n FROM document WHERE job_id = %s", poisoned[1]
+    ) == {"n": 0}
+
+
 async def test_never_documents_for_a_job_that_is_not_current(mapping, database_url) -> None:
     mapper, storage = mapping
     file_id, job_id = uuid.uuid4(), uuid.uuid4()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from arm_core.db.pool import Connection, Pool
+from arm_core.db.pool import Connection, Pool, database_unavailable
 from arm_core.jobs.transitions import Transitions
 from arm_core.mapping.store import write_documents
 from arm_core.metrics import Metrics
@@ -46,26 +46,51 @@ class Mapping:
 
     async def map_one(self) -> bool:
         """Map the oldest waiting job; tell whether there was one."""
-        async with self._pool.connection() as conn, conn.transaction():
-            claimed = await self._transitions.claim_unmapped(conn, 1)
-            if not claimed:
-                return False
-            job = claimed[0]
-            ids = {
-                "job_id": str(job["job_id"]),
-                "file_id": str(job["file_id"]),
-                "attempt": job["attempt"],
-            }
+        job: dict[str, Any] | None = None
+        async with self._pool.connection() as conn:
             try:
-                documents = await self._map(conn, job)
-            except MappingFailed as exc:
-                await self._transitions.mapping_failed(conn, job["job_id"], str(exc))
-                self._metrics.mapping.labels("failed").inc()
-                log.warning("mapping_failed", reason=str(exc), **ids)
+                async with conn.transaction():
+                    claimed = await self._transitions.claim_unmapped(conn, 1)
+                    if not claimed:
+                        return False
+                    job = claimed[0]
+                    try:
+                        documents = await self._map(conn, job)
+                    except MappingFailed as exc:
+                        await self._fail(conn, job, str(exc))
+                        return True
+            except Exception as exc:
+                # Storage or the database away: the job waits for a later pass. Anything else
+                # would fail on every pass and, being the oldest, block all mapping behind it.
+                if job is None or database_unavailable(exc) or isinstance(exc, StorageUnavailable):
+                    raise
+                log.exception("mapping_crashed", job_id=str(job["job_id"]))
+                async with conn.transaction():
+                    await self._fail(
+                        conn, job, f"документы не удалось записать ({type(exc).__name__})"
+                    )
                 return True
         self._metrics.mapping.labels("mapped").inc()
-        log.info("job_mapped", documents=documents, status=job["status"], **ids)
+        log.info(
+            "job_mapped",
+            documents=documents,
+            status=job["status"],
+            job_id=str(job["job_id"]),
+            file_id=str(job["file_id"]),
+            attempt=job["attempt"],
+        )
         return True
+
+    async def _fail(self, conn: Connection, job: dict[str, Any], reason: str) -> None:
+        await self._transitions.mapping_failed(conn, job["job_id"], reason)
+        self._metrics.mapping.labels("failed").inc()
+        log.warning(
+            "mapping_failed",
+            reason=reason,
+            job_id=str(job["job_id"]),
+            file_id=str(job["file_id"]),
+            attempt=job["attempt"],
+        )
 
     async def _map(self, conn: Connection, job: dict[str, Any]) -> int:
         if job["key"] is None:
