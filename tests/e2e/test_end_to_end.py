@@ -1,14 +1,15 @@
 """The whole system on real infrastructure: arm-core, the tabular-parser process, PostgreSQL,
-nats-server and storage. Files go in through the API and come out as documents."""
+nats-server and storage. Files go in through the API and come out as documents; a parser that
+stops with jobs in flight leaves none of them stuck."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import subprocess
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,30 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from arm_core.testing import RunningCore, StubService, file_row, run_core, upload, wait_until
-from arm_ka_devstack.processes import venv_command
+from arm_core.settings import CoreSettings
+from arm_core.testing import (
+    RunningCore,
+    StubService,
+    file_row,
+    job_row,
+    run_core,
+    upload,
+    wait_until,
+)
+from arm_ka_devstack.processes import WatchedProcess, venv_command, watched
 from recognition_contract import examples, result_key
 from recognition_corpus import Layout, generate, write_xlsx
+from recognition_worker import WorkerSettings, stop_bound
+from recognition_worker.testing import eventually, in_flight
+from tabular_parser import testing as books
+
+# Long enough for a loaded machine to recognise a file; a file not settled by then has been
+# timed out by the watchdog, and the test says so through its status rather than a timeout.
+REPLY_TIMEOUT = 60.0
+# Republishing is not what these tests are about: the deployed value keeps a slow ack on a
+# loaded machine from turning into a republish or a dead letter.
+ACK_TIMEOUT = CoreSettings.model_fields["ack_timeout_seconds"].default
+PARSER_GRACE = WorkerSettings.model_fields["shutdown_grace_seconds"].default
 
 MONEY = (
     "opening_debit", "opening_credit", "turnover_debit",
@@ -28,33 +49,44 @@ MONEY = (
 )  # fmt: skip
 
 
+Parser = Callable[..., AbstractAsyncContextManager[WatchedProcess]]
+
+
 @pytest.fixture
-def tabular_parser(make_core_settings, nats_server) -> Iterator[subprocess.Popen[bytes]]:
-    settings = make_core_settings()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("OPENBAO__")},
-        "NATS_URL": nats_server.url,
-        "STORAGE_URL": settings.storage_url,
-        "WORKER_CONCURRENCY": "2",
-        "LOG_JSON": "true",
-    }
-    process = subprocess.Popen(
-        [venv_command("tabular-parser")],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
+def parser(make_core_settings, nats_server) -> Parser:
+    """``parser(**settings)``: the tabular-parser command on the core's NATS and storage,
+    subscribed when the block starts; at the end it is stopped and must exit 0 within the
+    bound its grace gives it."""
+    storage_url = make_core_settings().storage_url
+
+    @asynccontextmanager
+    async def start(**settings: Any) -> AsyncIterator[WatchedProcess]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENBAO__")}
+        env.update(NATS_URL=nats_server.url, STORAGE_URL=storage_url, LOG_JSON="true")
+        env.update({name.upper(): str(value) for name, value in settings.items()})
+        grace = float(settings.get("shutdown_grace_seconds", PARSER_GRACE))
+        async with watched([venv_command("tabular-parser")], env=env) as process:
+            # Until it has subscribed, the core's requests reach nobody.
+            await process.wait_for_event("worker_ready")
+            yield process
+            process.send_signal(signal.SIGTERM)
+            assert await process.wait(stop_bound(grace)) == 0, process.tail()
+
+    return start
+
+
+@pytest.fixture
+async def tabular_parser(parser: Parser) -> AsyncIterator[WatchedProcess]:
+    async with parser(worker_concurrency=2) as process:
         yield process
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(30)
 
 
 @pytest.fixture
 async def core(make_core_settings, tabular_parser) -> AsyncIterator[RunningCore]:
-    async with run_core(make_core_settings(reply_timeout_seconds=60)) as running:
+    settings = make_core_settings(
+        reply_timeout_seconds=REPLY_TIMEOUT, ack_timeout_seconds=ACK_TIMEOUT
+    )
+    async with run_core(settings) as running:
         yield running
 
 
@@ -133,7 +165,7 @@ async def test_xlsx_is_recognized_into_the_expected_documents(
     assert response.status_code == 201, response.text
     file_id = uuid.UUID(response.json()["file_id"])
 
-    file = await wait_until(lambda: _settled(core, file_id), timeout=60)
+    file = await wait_until(lambda: _settled(core, file_id), timeout=2 * REPLY_TIMEOUT)
 
     assert layout.expected.status == "done"
     assert file["status"] == "RECOGNIZED", file
@@ -150,7 +182,7 @@ async def test_totals_that_do_not_add_up_need_a_check(core: RunningCore, tmp_pat
     write_xlsx(layout, path)
     file_id = uuid.UUID((await upload(core.client, path.name, path.read_bytes())).json()["file_id"])
 
-    file = await wait_until(lambda: _settled(core, file_id), timeout=60)
+    file = await wait_until(lambda: _settled(core, file_id), timeout=2 * REPLY_TIMEOUT)
 
     assert file["status"] == "NEEDS_CHECK"
     body = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()
@@ -171,7 +203,7 @@ async def test_totals_that_do_not_add_up_need_a_check(core: RunningCore, tmp_pat
 async def test_a_major_3_result_file_ends_in_mapping_error(
     make_core_settings, stub_service: StubService
 ) -> None:
-    settings = make_core_settings()
+    settings = make_core_settings(ack_timeout_seconds=ACK_TIMEOUT)
     await stub_service.listen()
     async with run_core(settings) as core:
         from arm_core.testing import minimal_workbook
@@ -195,3 +227,54 @@ async def test_a_major_3_result_file_ends_in_mapping_error(
     assert "неизвестная версия" in file["mapping_error"]
     assert detail["mapping_error"] == file["mapping_error"]
     assert detail["attempts"][0]["status"] == "done"
+
+
+async def test_jobs_a_stopping_parser_abandons_time_out_and_are_recognised_on_retry(
+    make_core_settings, parser: Parser
+) -> None:
+    # Long enough for the acks, short enough to wait for the watchdog.
+    reply_timeout = 10.0
+    settings = make_core_settings(
+        reply_timeout_seconds=reply_timeout, ack_timeout_seconds=ACK_TIMEOUT
+    )
+    dsn = settings.database_dsn
+    # Half a second or so of recognition each, one at a time: most are still waiting or
+    # running when the parser is told to stop, and its grace cannot cover them.
+    book = books.xlsx([books.general_osv(accounts=20, subaccounts=1000)], constant_memory=True)
+    async with run_core(settings) as core:
+        async with parser(worker_concurrency=1, shutdown_grace_seconds=0.2) as first:
+            files = [
+                uuid.UUID((await upload(core.client, f"ОСВ {n}.xlsx", book)).json()["file_id"])
+                for n in range(4)
+            ]
+            # One running and one waiting at least: the waiting one cannot be done within
+            # the grace.
+            await eventually(lambda: len(in_flight(first)) >= 2, "the parser busy", 60)
+        abandoned = {uuid.UUID(e["job_id"]) for e in first.find("job_abandoned")}
+        assert abandoned, first.tail()
+
+        settled = [
+            await wait_until(lambda f=f: _settled(core, f), timeout=2 * reply_timeout)
+            for f in files
+        ]
+        retry = []
+        for file in settled:
+            job_id = file["current_recognition_job_id"]
+            if file["status"] == "RECOGNIZED":
+                assert job_id not in abandoned
+                continue
+            # Abandoned, or published while the parser drained and heard by nobody: either
+            # way unanswered, and timed out by the watchdog at its reply deadline.
+            assert (file["status"], file["error_code"]) == ("ERROR", "TIMEOUT"), file
+            assert (await job_row(dsn, job_id))["status"] == "timeout"
+            retry.append(file["id"])
+        assert abandoned <= {f["current_recognition_job_id"] for f in settled if f["id"] in retry}
+
+        async with parser() as second:
+            for file_id in retry:
+                response = await core.client.post(f"/api/v1/files/{file_id}/retry")
+                assert response.status_code == 201, response.text
+            for file_id in retry:
+                file = await wait_until(lambda f=file_id: _settled(core, f), timeout=REPLY_TIMEOUT)
+                assert file["status"] == "RECOGNIZED", file
+        assert len(second.find("job_recognised")) == len(retry)

@@ -8,6 +8,7 @@ server waits for open event streams.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import uuid
@@ -19,6 +20,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from arm_core.settings import CoreSettings
+from arm_ka_devstack.processes import READY_SECONDS
 from arm_ka_platform.storage import ObjectStorage, open_storage
 from recognition_contract import contracts_dir, result_key
 from recognition_worker import Worker
@@ -87,7 +89,16 @@ def subjects() -> dict[str, str]:
 @pytest.fixture
 def ui_settings(make_core_settings: Any, subjects: dict[str, str]) -> Any:
     def make(**overrides: Any) -> CoreSettings:
-        settings: CoreSettings = make_core_settings(openbao={"nats": subjects}, **overrides)
+        # None of these tests is about republishing or deadlines: the deployed timings keep a
+        # browser-loaded machine from turning a slow ack into a republish, or a slow
+        # recognition into a timeout (a test that needs either sets it).
+        timings = {
+            "ack_timeout_seconds": CoreSettings.model_fields["ack_timeout_seconds"].default,
+            "reply_timeout_seconds": CoreSettings.model_fields["reply_timeout_seconds"].default,
+        }
+        settings: CoreSettings = make_core_settings(
+            openbao={"nats": subjects}, **{**timings, **overrides}
+        )
         return settings
 
     return make
@@ -114,7 +125,8 @@ async def _run_parser(core: CoreSettings) -> AsyncIterator[Worker]:
     worker = Worker(settings, recognizer(settings))
     await worker.start()
     try:
-        assert await worker.nats.wait_connected(5)
+        # Subscribed: from here on the core's requests reach it.
+        await asyncio.wait_for(worker.ready.wait(), READY_SECONDS)
         yield worker
     finally:
         await worker.stop(grace=1.0)
