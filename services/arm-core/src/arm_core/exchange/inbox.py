@@ -17,6 +17,7 @@ NATS keeps what it can (see ``arm_ka_inbox_held``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -83,7 +84,10 @@ class Inbox:
         """Apply what was already received, then stop; what is still held after ``grace``
         is left to the jobs' deadlines."""
         for queue in self._queues:
-            await queue.put(None)
+            # A full queue (its worker held up by an absent database) gets no end marker:
+            # waiting for room could outlast any grace; that worker is cancelled below.
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
         if self._tasks:
             _, pending = await asyncio.wait(self._tasks, timeout=grace)
             for task in pending:
