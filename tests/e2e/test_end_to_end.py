@@ -4,6 +4,7 @@ stops with jobs in flight leaves none of them stuck."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -28,7 +29,7 @@ from arm_core.testing import (
     upload,
     wait_until,
 )
-from arm_ka_devstack.processes import WatchedProcess, venv_command, watched
+from arm_ka_devstack.processes import READY_SECONDS, WatchedProcess, venv_command, watched
 from recognition_contract import examples, result_key
 from recognition_corpus import Layout, generate, write_xlsx
 from recognition_worker import WorkerSettings, stop_bound
@@ -86,7 +87,16 @@ async def core(make_core_settings, tabular_parser) -> AsyncIterator[RunningCore]
     settings = make_core_settings(
         reply_timeout_seconds=REPLY_TIMEOUT, ack_timeout_seconds=ACK_TIMEOUT
     )
+    async with _running_core(settings) as running:
+        yield running
+
+
+@asynccontextmanager
+async def _running_core(settings: CoreSettings) -> AsyncIterator[RunningCore]:
+    """``run_core``, once the core's result subscription is on the server too (it connects
+    to NATS in the background)."""
     async with run_core(settings) as running:
+        await asyncio.wait_for(running.runtime.nats.connected.wait(), READY_SECONDS)
         yield running
 
 
@@ -205,7 +215,7 @@ async def test_a_major_3_result_file_ends_in_mapping_error(
 ) -> None:
     settings = make_core_settings(ack_timeout_seconds=ACK_TIMEOUT)
     await stub_service.listen()
-    async with run_core(settings) as core:
+    async with _running_core(settings) as core:
         from arm_core.testing import minimal_workbook
         from arm_ka_platform.storage import open_storage
 
@@ -241,7 +251,7 @@ async def test_jobs_a_stopping_parser_abandons_time_out_and_are_recognised_on_re
     # Half a second or so of recognition each, one at a time: most are still waiting or
     # running when the parser is told to stop, and its grace cannot cover them.
     book = books.xlsx([books.general_osv(accounts=20, subaccounts=1000)], constant_memory=True)
-    async with run_core(settings) as core:
+    async with _running_core(settings) as core:
         async with parser(worker_concurrency=1, shutdown_grace_seconds=0.2) as first:
             files = [
                 uuid.UUID((await upload(core.client, f"ОСВ {n}.xlsx", book)).json()["file_id"])
