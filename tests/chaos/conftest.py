@@ -82,6 +82,8 @@ class ChaosPlan:
     """A stalled server (SIGSTOP): connections stay open, flushes time out, and what clients
     wrote in the meantime arrives when it resumes."""
     pg_outage: float
+    pg_burst: int
+    """Uploads sent at once as PostgreSQL stops, so that some are committing at that moment."""
     core_outage: float
     parser_outage: float
     timings: Timings
@@ -104,6 +106,7 @@ SHORT = ChaosPlan(
     nats_freezes=1,
     nats_freeze=6.0,
     pg_outage=4.0,
+    pg_burst=40,
     core_outage=2.0,
     parser_outage=2.0,
     timings=Timings(
@@ -128,6 +131,7 @@ LONG = ChaosPlan(
     nats_freezes=2,
     nats_freeze=8.0,
     pg_outage=15.0,
+    pg_burst=80,
     core_outage=5.0,
     parser_outage=5.0,
     timings=Timings(
@@ -216,7 +220,9 @@ class Cluster:
         self.plan = plan
         self.root = root
         self.log_dir = log_dir
-        self.postgres = EmbeddedPostgres(root / "pg", fast=True)
+        # Durable (fsync, synchronous commit): the restart is a crash, and a crash must not
+        # take back a commit the server has acknowledged.
+        self.postgres = EmbeddedPostgres(root / "pg", fast=False)
         self.nats = NatsServer(workdir=log_dir / "nats")
         self.storage_dir = root / "storage"
         self.database_url = ""

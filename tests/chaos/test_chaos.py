@@ -694,11 +694,26 @@ class Chaos:
         self.record.end(fault)
 
     async def restart_postgres(self) -> None:
-        # Not an immediate stop: the server runs without fsync and synchronous commit (test
-        # speed), and a crash would take back commits it had acknowledged, which no client
-        # can guard against. A fast stop ends every session all the same.
-        fault = self.record.fault("postgres_restart", "pg_ctl stop -m fast")
-        await asyncio.to_thread(self.cluster.postgres.stop, "fast")
+        burst = [
+            asyncio.create_task(
+                self.upload(k, f"chaos-burst-{k:03d}.png", image_file("png", 100_000 + k))
+            )
+            for k in range(self.plan.pg_burst)
+        ]
+        self.recoveries.extend(burst)
+        # Once a quarter of the burst is answered, the rest is somewhere between storage and
+        # its commit: that is when the server goes.
+        with contextlib.suppress(TimeoutError):
+            for answered, upload in enumerate(
+                asyncio.as_completed(burst, timeout=self.timings.reply_timeout), start=1
+            ):
+                await upload
+                if answered >= len(burst) // 4:
+                    break
+        fault = self.record.fault(
+            "postgres_restart", f"pg_ctl stop -m immediate amid a burst of {len(burst)} uploads"
+        )
+        await asyncio.to_thread(self.cluster.postgres.stop, "immediate")
         await asyncio.sleep(self.plan.pg_outage)
         await asyncio.to_thread(self.cluster.postgres.start)
         self.record.end(fault)
@@ -1049,8 +1064,9 @@ def summary_lines(
     assert chaos.stub is not None and chaos.replayer is not None
     yield f"chaos {plan.form}: {wall:.1f}s wall, timings {plan.timings}"
     yield (
-        f"uploads: {len(record.uploads)} requests for {plan.files} files"
-        f" ({plan.tabular_files} xlsx, {plan.image_files} png/jpg/pdf):"
+        f"uploads: {len(record.uploads)} requests for {plan.files + plan.pg_burst} files"
+        f" ({plan.tabular_files} xlsx, {plan.image_files} png/jpg/pdf,"
+        f" {plan.pg_burst} png at the PostgreSQL stop):"
         f" {dict(Counter(str(u.status or u.error.split(':')[0]) for u in record.uploads))}"
         f", codes {dict(Counter(u.code for u in record.uploads if u.code))}"
     )
