@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,11 @@ import pytest
 import structlog
 
 from arm_core.db.migrate import upgrade
+from arm_core.db.pool import open_pool
+from arm_core.exchange.commands import AckJob
+from arm_core.exchange.inbox import Inbox
+from arm_core.jobs.transitions import Transitions
+from arm_core.metrics import Metrics
 from arm_core.testing import (
     StubService,
     fetch_one,
@@ -139,3 +145,22 @@ async def test_an_upload_that_answers_an_error_has_registered_nothing(
 
 def _stored_objects(url: str) -> list[Path]:
     return [p for p in Path(url.removeprefix("file://")).rglob("*") if p.is_file()]
+
+
+async def test_a_held_envelope_is_given_up_after_the_hold(
+    private_postgres: EmbeddedPostgres, database_dsn: str
+) -> None:
+    metrics = Metrics()
+    pool = await open_pool(database_dsn, max_size=2)
+    private_postgres.stop("immediate")
+    inbox = Inbox(pool, metrics, Transitions(metrics), hold_seconds=0.5)
+    ack = AckJob(uuid.uuid4(), uuid.uuid4(), "tabular-parser", "1.0", None)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            # Returns once the hold is over, however long the database stays away.
+            await inbox.apply(ack)
+    finally:
+        await pool.close(timeout=1)
+    assert [e["event"] for e in logs if e["event"].startswith("inbox_")] == [
+        "inbox_message_expired"
+    ]

@@ -139,11 +139,12 @@ class Inbox:
         tries = 0
         while True:
             tries += 1
+            wait = max(0.05, min(_CONNECT_TIMEOUT, hold_until - time.monotonic()))
             try:
                 if isinstance(command, AckJob):
-                    await self.apply_ack(command)
+                    await self.apply_ack(command, connect_timeout=wait)
                 else:
-                    await self.apply_result(command)
+                    await self.apply_result(command, connect_timeout=wait)
             except Exception as exc:
                 if not database_unavailable(exc):
                     log.exception("inbox_message_failed", **ids)
@@ -161,8 +162,8 @@ class Inbox:
                     log.info("inbox_message_applied_after_outage", tries=tries, **ids)
                 return
 
-    async def apply_ack(self, ack: AckJob) -> str:
-        async with self._pool.connection(timeout=_CONNECT_TIMEOUT) as conn:
+    async def apply_ack(self, ack: AckJob, *, connect_timeout: float = _CONNECT_TIMEOUT) -> str:
+        async with self._pool.connection(timeout=connect_timeout) as conn:
             moved = await self._transitions.ack(conn, ack)
         outcome = _ack_outcome(moved, ack)
         ids = {"job_id": str(ack.job_id), "file_id": str(ack.file_id)}
@@ -184,13 +185,15 @@ class Inbox:
         self._metrics.acks.labels(outcome).inc()
         return outcome
 
-    async def apply_result(self, result: ApplyResult) -> str:
+    async def apply_result(
+        self, result: ApplyResult, *, connect_timeout: float = _CONNECT_TIMEOUT
+    ) -> str:
         ids = {"job_id": str(result.job_id), "file_id": str(result.file_id)}
         metrics = dict(result.metrics)
         metrics["warnings"] = warnings_to_wire(result.warnings, 2)
         if result.raw_key is not None:
             metrics["raw_s3_key"] = result.raw_key
-        async with self._pool.connection(timeout=_CONNECT_TIMEOUT) as conn:
+        async with self._pool.connection(timeout=connect_timeout) as conn:
             moved = await self._transitions.result(
                 conn, result, msg_id=result.msg_id, metrics=metrics
             )
