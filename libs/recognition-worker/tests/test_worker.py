@@ -24,6 +24,7 @@ from recognition_contract import (
     result_key,
     result_msg_id,
 )
+from recognition_worker import stop_bound
 from recognition_worker.fixtures import submit
 from recognition_worker.sandbox import REAP_SECONDS
 from recognition_worker.testing import (
@@ -443,6 +444,28 @@ async def test_jobs_still_running_after_the_grace_period_are_abandoned_unanswere
         (r["job_id"], r["file_id"], r["attempt"]) for r in (running, waiting)
     )
     assert worker.stats.abandoned == 2
+    assert forkserver_children() == []
+
+
+async def test_a_stop_while_nats_is_away_still_ends_within_its_bound(
+    nats_server_factory: Any, make_worker: Any, tmp_path: Path
+) -> None:
+    server = nats_server_factory()
+    worker = await make_worker(server.url)
+    collector = ResultCollector()
+    await collector.start(server.url, worker.settings.subjects.result)
+    try:
+        source, _ = held(tmp_path)
+        request = await submit(worker, collector, source)
+        await collector.wait_for(request["job_id"], count=1)
+    finally:
+        await collector.close()
+    server.stop()
+    await eventually(lambda: not worker.nats.is_connected, "the worker disconnected")
+    grace = 0.5
+    with structlog.testing.capture_logs() as logs:
+        await asyncio.wait_for(worker.stop(grace=grace), stop_bound(grace))
+    assert [e["job_id"] for e in logs if e["event"] == "job_abandoned"] == [request["job_id"]]
     assert forkserver_children() == []
 
 
