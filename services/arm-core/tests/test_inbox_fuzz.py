@@ -52,17 +52,16 @@ THROUGH_THE_INBOX = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-# Text as services send it: any character JSON carries, Cyrillic and controls included.
-ANY_TEXT = st.characters(exclude_categories=["Cs"])
-# The same without NUL, which PostgreSQL cannot store (see the xfail tests at the end).
-STORABLE_TEXT = st.characters(exclude_categories=["Cs"], exclude_characters=["\x00"])
+# Text as services send it: Cyrillic and controls included, but not what PostgreSQL cannot
+# hold (NUL, unpaired surrogates), which the core refuses at the boundary (tested apart).
+TEXT = st.characters(exclude_categories=["Cs"], exclude_characters=["\x00"])
 
 names = st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True)
 buckets = st.from_regex(r"[a-z0-9][a-z0-9.-]{1,20}[a-z0-9]", fullmatch=True)
 minor_versions = st.integers(0, 99)
 
 
-def json_values(alphabet: st.SearchStrategy[str] = ANY_TEXT) -> st.SearchStrategy[Any]:
+def json_values(alphabet: st.SearchStrategy[str] = TEXT) -> st.SearchStrategy[Any]:
     return st.recursive(
         st.none()
         | st.booleans()
@@ -98,7 +97,7 @@ def envelopes(
     draw: st.DrawFn,
     job_id: uuid.UUID | None = None,
     file_id: uuid.UUID | None = None,
-    alphabet: st.SearchStrategy[str] = ANY_TEXT,
+    alphabet: st.SearchStrategy[str] = TEXT,
 ) -> tuple[bytes, ResultEnvelope]:
     """A valid envelope of either MAJOR and any MINOR, as a service would publish it."""
     texts = st.text(alphabet, min_size=1, max_size=40)
@@ -150,10 +149,12 @@ def envelopes(
     return dump_envelope(envelope, version), envelope
 
 
-headers = st.dictionaries(st.text(min_size=1, max_size=20), st.text(max_size=80), max_size=4)
+headers = st.dictionaries(
+    st.text(TEXT, min_size=1, max_size=20), st.text(TEXT, max_size=80), max_size=4
+)
 
 
-@given(sent=envelopes(), extra=headers, msg_id=st.none() | st.text(max_size=80))
+@given(sent=envelopes(), extra=headers, msg_id=st.none() | st.text(TEXT, max_size=80))
 @FUZZ
 def test_a_valid_envelope_becomes_its_command(
     sent: tuple[bytes, ResultEnvelope], extra: dict[str, str], msg_id: str | None
@@ -319,7 +320,9 @@ def test_anything_at_all_is_a_command_or_unusable(
         assert isinstance(outcome, AckJob | ApplyResult)
 
 
-@given(sent=envelopes(), extra=st.dictionaries(st.text(max_size=12), json_values(), max_size=3))
+@given(
+    sent=envelopes(), extra=st.dictionaries(st.text(TEXT, max_size=12), json_values(), max_size=3)
+)
 @FUZZ
 def test_fields_a_later_minor_adds_are_ignored(
     sent: tuple[bytes, ResultEnvelope], extra: dict[str, Any]
@@ -364,15 +367,15 @@ async def core_runtime(make_core_settings) -> AsyncIterator[Runtime]:
 @st.composite
 def deliveries(draw: st.DrawFn, job_id: uuid.UUID, file_id: uuid.UUID) -> list[Delivered]:
     """A few messages for one job: valid ones of its own, and anything else."""
-    own = envelopes(job_id, file_id, STORABLE_TEXT).map(lambda sent: sent[0])
+    own = envelopes(job_id, file_id).map(lambda sent: sent[0])
     other = st.one_of(
-        envelopes(alphabet=STORABLE_TEXT).map(lambda sent: sent[0]),
+        envelopes().map(lambda sent: sent[0]),
         st.binary(max_size=200),
-        json_values(STORABLE_TEXT).map(_encode),
+        json_values().map(_encode),
         own.map(lambda data: data[: len(data) // 2]),
     )
     chosen = draw(st.lists(st.one_of(own, own, other), min_size=1, max_size=4))
-    msg_ids = st.text(STORABLE_TEXT, min_size=1, max_size=80).map(lambda m: {NATS_MSG_ID: m})
+    msg_ids = st.text(TEXT, min_size=1, max_size=80).map(lambda m: {NATS_MSG_ID: m})
     return [Delivered(data, draw(st.none() | headers | msg_ids)) for data in chosen]
 
 
@@ -404,20 +407,41 @@ async def test_the_inbox_counts_every_message_and_never_raises(
         assert job["status"] in ("published", "processing")
 
 
-# Known gaps: text the contract allows but the core cannot hold. Each test states the wanted
-# behaviour; it fails today and is marked so, and the mark goes when the boundary cleans or
-# refuses such text (arm_core.exchange.wire, or the contract's decode_json).
+# Text the contract allows but PostgreSQL cannot hold: refused at the boundary, and counted.
 
-_SURROGATE_GAP = (
-    "json.loads turns an escaped lone surrogate (\\ud800) into a str that UTF-8 cannot encode: "
-    "jsonschema-rs raises UnicodeEncodeError for it in a key or a patterned field, and elsewhere "
-    "it passes into a command that psycopg cannot send"
-)
-_NUL_GAP = (
-    "PostgreSQL text and jsonb cannot hold NUL, which JSON strings may carry: the transition "
-    "fails with DataError, the inbox logs inbox_message_failed and counts no outcome, and the "
-    "job waits for its deadline"
-)
+UNHOLDABLE = ("\x00", "\ud800", "\udfff")
+
+
+@st.composite
+def unholdable(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
+    """A valid envelope's payload and headers with NUL or a lone surrogate put somewhere."""
+    payload = _payload(draw(envelopes())[1])
+    bad = draw(st.text(TEXT, max_size=5)) + draw(st.sampled_from(UNHOLDABLE))
+    where = draw(st.sampled_from(("service", "metrics", "unknown-key", "unknown-value", "msg-id")))
+    sent_headers: dict[str, str] = {}
+    if where == "service":
+        payload["service"]["version"] = bad
+    elif where == "metrics":
+        payload["metrics"] = {**payload.get("metrics", {}), "ocr_engine": [bad]}
+    elif where == "unknown-key":
+        payload[bad] = 1
+    elif where == "unknown-value":
+        payload["comment"] = {"text": bad}
+    else:
+        sent_headers[NATS_MSG_ID] = bad
+    return payload, sent_headers
+
+
+@given(sent=unholdable())
+@FUZZ
+def test_text_postgresql_cannot_hold_is_unusable(
+    sent: tuple[dict[str, Any], dict[str, str]],
+) -> None:
+    payload, sent_headers = sent
+    # json.dumps escapes a lone surrogate as \ud800, as a service in another language may.
+    refused = _refused(json.dumps(payload).encode(), sent_headers)
+    assert refused.ids["job_id"] == payload["job_id"]
+    assert not refused.unknown_major
 
 
 def _ack_payload(**service: str) -> dict[str, Any]:
@@ -430,7 +454,6 @@ def _ack_payload(**service: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason=_SURROGATE_GAP)
 @pytest.mark.parametrize(
     "payload",
     [
@@ -441,7 +464,6 @@ def _ack_payload(**service: str) -> dict[str, Any]:
     ids=["in-a-key", "in-a-patterned-field", "in-a-free-field"],
 )
 def test_an_escaped_lone_surrogate_is_unusable(payload: dict[str, Any]) -> None:
-    # json.dumps escapes the surrogate as \ud800, as a service in another language could.
     _refused(json.dumps(payload).encode())
 
 
@@ -457,28 +479,35 @@ def _result_of(job_id: uuid.UUID, file_id: uuid.UUID, **fields: Any) -> dict[str
     }
 
 
-@pytest.mark.xfail(strict=True, reason=_NUL_GAP)
+def _bad_results(runtime: Runtime) -> float:
+    value = runtime.metrics.registry.get_sample_value(
+        "arm_ka_inbox_results_total", {"outcome": "bad"}
+    )
+    return value or 0.0
+
+
 @pytest.mark.parametrize(
     ("fields", "msg_id"),
     [
         ({"service": {"name": "tabular-parser", "version": "1\x00"}}, None),
         ({"error": {"code": "UNREADABLE", "message": "битый\x00файл"}}, None),
         ({"metrics": {"ocr_engine": "tess\x00eract"}}, None),
+        ({"error": {"code": "UNREADABLE", "message": "битый\ud800файл"}}, None),
         ({}, "result:\x00"),
     ],
-    ids=["service-version", "error-message", "metrics", "msg-id"],
+    ids=["service-version", "error-message", "metrics", "surrogate", "msg-id"],
 )
-async def test_text_postgresql_cannot_store_still_counts_an_outcome(
+async def test_text_postgresql_cannot_hold_is_counted_bad_and_touches_nothing(
     core_runtime: Runtime, fields: dict[str, Any], msg_id: str | None
 ) -> None:
     dsn = core_runtime.settings.database_dsn
     file_id, job_id = await insert_file_with_job(dsn, status="published")
-    data = _encode(_result_of(job_id, file_id, **fields))
-    # The message is one the contract accepts.
-    assert isinstance(command_from_message(data, {}), ApplyResult)
-    before = _outcomes(core_runtime)
+    data = json.dumps(_result_of(job_id, file_id, **fields)).encode()
+    before, bad_before = _outcomes(core_runtime), _bad_results(core_runtime)
     await core_runtime.inbox.on_message(
         Delivered(data, {NATS_MSG_ID: msg_id} if msg_id else None)  # type: ignore[arg-type]
     )
     assert _outcomes(core_runtime) == before + 1
-    assert (await job_row(dsn, job_id))["status"] == "error"
+    assert _bad_results(core_runtime) == bad_before + 1
+    # Dropped like any malformed envelope: the job waits for its deadline, then the watchdog.
+    assert (await job_row(dsn, job_id))["status"] == "published"
