@@ -80,20 +80,9 @@ class Outbox:
             ).fetchall()
             if not rows:
                 return 0, False
-            used_up = [row for row in rows if row["used_up"]]
+            used_up = [row["job_id"] for row in rows if row["used_up"]]
             if used_up:
-                given_up = await self._transitions.give_up(
-                    conn, [row["job_id"] for row in used_up], max_republish=self._max_republish
-                )
-                self._metrics.dlq.inc(len(given_up))
-                for row in used_up:
-                    log.warning(
-                        "job_dead_lettered",
-                        job_id=str(row["job_id"]),
-                        file_id=str(row["file_id"]),
-                        attempt=row["attempt"],
-                        unconfirmed=True,
-                    )
+                await self._transitions.give_up(conn, used_up, max_republish=self._max_republish)
             deadline = datetime.now(UTC) + self._reply_timeout
             jobs = [
                 JobRequest.from_row(row, reply_deadline=deadline)

@@ -68,23 +68,12 @@ class Republisher:
             ).fetchall()
             if not rows:
                 return
-            dead = [row for row in rows if row["republish_count"] >= self._max_republish]
+            dead = [row["job_id"] for row in rows if row["republish_count"] >= self._max_republish]
             again = [row for row in rows if row["republish_count"] < self._max_republish]
             if dead:
-                await self._transitions.give_up(
-                    conn, [row["job_id"] for row in dead], max_republish=self._max_republish
-                )
+                await self._transitions.give_up(conn, dead, max_republish=self._max_republish)
             if again:
                 await self._republish(conn, again)
-        self._metrics.dlq.inc(len(dead))
-        for row in dead:
-            log.warning(
-                "job_dead_lettered",
-                job_id=str(row["job_id"]),
-                file_id=str(row["file_id"]),
-                attempt=row["attempt"],
-                republish_count=row["republish_count"],
-            )
 
     async def _republish(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         jobs = [JobRequest.from_row(row) for row in rows]

@@ -78,30 +78,15 @@ Event = Literal[
     "retry",
 ]
 
+# A confirmed publish makes the job ``published``. One that failed after the messages were
+# handed to the client leaves it ``queued`` (they may still reach the server from the client's
+# buffer, or not), but records the request and counts towards the limit all the same.
 PUBLISH = """
 WITH job AS (
     UPDATE recognition_job j
-       SET status = 'published',
-           published_at = now(),
+       SET status = CASE WHEN %(confirmed)s THEN 'published' ELSE j.status END,
+           published_at = CASE WHEN %(confirmed)s THEN now() ELSE j.published_at END,
            reply_deadline = p.reply_deadline,
-           request_msg_id = p.msg_id,
-           request_subject = p.subject,
-           republish_count = j.republish_count + (j.request_msg_id IS NOT NULL)::int
-      FROM unnest(%(ids)s::uuid[], %(deadlines)s::timestamptz[], %(msg_ids)s::text[],
-                  %(subjects)s::text[]) AS p(id, reply_deadline, msg_id, subject)
-     WHERE j.id = p.id
-       AND j.status = 'queued'
-    RETURNING j.id
-)
-SELECT id FROM job
-"""
-
-# The publish failed after the messages were handed to the client: they may still reach the
-# server from its buffer. The job stays queued, but this publish counts against the limit.
-PUBLISH_UNCONFIRMED = """
-WITH job AS (
-    UPDATE recognition_job j
-       SET reply_deadline = p.reply_deadline,
            request_msg_id = p.msg_id,
            request_subject = p.subject,
            republish_count = j.republish_count + (j.request_msg_id IS NOT NULL)::int
@@ -138,7 +123,7 @@ WITH job AS (
        AND (status = 'published'
             OR (status = 'queued' AND request_msg_id IS NOT NULL))
        AND republish_count >= %(max_republish)s
-    RETURNING id, file_id
+    RETURNING id, file_id, attempt, republish_count
 ), file AS (
     UPDATE stored_file f
        SET status = 'ERROR',
@@ -150,7 +135,7 @@ WITH job AS (
        AND f.current_recognition_job_id = job.id
        AND {OPEN_FILE}
 )
-SELECT id FROM job
+SELECT id, file_id, attempt, republish_count FROM job
 """
 
 # A queued job can be acked: its request went out in a publish that was not confirmed.
@@ -448,8 +433,9 @@ class Transitions:
         rows, _ = await self._run(
             conn,
             event,
-            PUBLISH if confirmed else PUBLISH_UNCONFIRMED,
+            PUBLISH,
             {
+                "confirmed": confirmed,
                 "ids": [r.job_id for r in requests],
                 "deadlines": [r.reply_deadline for r in requests],
                 "msg_ids": [r.msg_id for r in requests],
@@ -481,6 +467,15 @@ class Transitions:
             {"ids": list(job_ids), "max_republish": max_republish},
             job_ids,
         )
+        self._metrics.dlq.inc(len(rows))
+        for row in rows:
+            log.warning(
+                "job_dead_lettered",
+                job_id=str(row["id"]),
+                file_id=str(row["file_id"]),
+                attempt=row["attempt"],
+                republish_count=row["republish_count"],
+            )
         return [row["id"] for row in rows]
 
     async def ack(self, conn: Connection, ack: AckJob) -> Outcome:
