@@ -61,7 +61,8 @@ class NatsLink:
 
     @property
     def status(self) -> str:
-        return "ok" if self.is_connected else "down"
+        # "ok" once the subscriptions are in place too, not merely the connection.
+        return "ok" if self.is_connected and self.connected.is_set() else "down"
 
     def subscribe(self, subject: str, queue: str, handler: MessageHandler) -> None:
         """Register a queue subscription; it is (re)established on every connection."""
