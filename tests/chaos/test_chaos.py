@@ -1,7 +1,9 @@
 """Chaos: hundreds (``CHAOS=long``: thousands) of files in flight through two arm-core and two
 tabular-parser processes, and a stub image service, while nats-server restarts several
-times, PostgreSQL restarts once, a parser and a core are killed with SIGKILL, and envelopes
-seen on the result subject are replayed duplicated, reordered and late.
+times and stalls (SIGSTOP) with every client connected, PostgreSQL crashes and restarts once
+amid a burst of uploads, a parser (holding jobs) and a core are killed with SIGKILL and
+replaced, files that ended ERROR are retried through the API, and envelopes seen on the
+result subject are replayed duplicated, reordered and late (those of retried attempts too).
 
 Once the system is quiet, the invariants of the exchange are checked over every job and file
 and every violation is reported with its ids:
@@ -36,7 +38,7 @@ import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -425,7 +427,7 @@ class ParserLog:
 # Files to upload
 
 
-def tabular_files(directory: Path, seed: int) -> list[tuple[str, bytes]]:
+def tabular_files(directory: Path, seed: int) -> list[bytes]:
     """Small trial balances and statements that recognise as done or needs_check, and a few
     workbooks without a table, which end in an error (retried, they fail again)."""
     families = [
@@ -439,7 +441,7 @@ def tabular_files(directory: Path, seed: int) -> list[tuple[str, bytes]]:
     for layout in layouts:
         path = directory / f"{layout.name}.xlsx"
         write_xlsx(layout, path)
-        files.append((layout.expected.status, path.read_bytes()))
+        files.append(path.read_bytes())
     return files
 
 
@@ -502,7 +504,7 @@ class Chaos:
     # -- database ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def db(self) -> Any:
+    async def db(self) -> AsyncIterator[Any]:
         async with await psycopg.AsyncConnection.connect(
             self.cluster.database_url, row_factory=dict_row, autocommit=True, connect_timeout=5
         ) as conn:
@@ -531,10 +533,7 @@ class Chaos:
         async def one(index: int, kind: str) -> None:
             # Paced: the uploads span the fault schedule instead of arriving all at once.
             await asyncio.sleep(index * interval)
-            if kind == "xlsx":
-                _, content = tabular[index % len(tabular)]
-            else:
-                content = image_file(kind, index)
+            content = tabular[index % len(tabular)] if kind == "xlsx" else image_file(kind, index)
             async with gate:
                 await self.upload(index, f"chaos-{index:05d}.{kind}", content)
 
