@@ -205,6 +205,45 @@ async def _upload_field_after_file(core, consolidation_id: str):
 
 
 @pytest.mark.parametrize(
+    ("after_the_file", "code"),
+    [
+        (
+            b'\r\n--xyz\r\nContent-Disposition: form-data; name="file"; filename="b.xlsx"\r\n\r\n'
+            + minimal_workbook("xlsx")
+            + b"\r\n--xyz--\r\n",
+            "BAD_REQUEST",
+        ),
+        (
+            b'\r\n--xyz\r\nContent-Disposition: form-data; name="consolidation_id"\r\n\r\n'
+            b"not-a-uuid\r\n--xyz--\r\n",
+            "BAD_REQUEST",
+        ),
+        (b"\r\n--xyz\r\nContent-Disposition: form-data; na", "MALFORMED_MULTIPART"),
+    ],
+    ids=["second-file", "bad-consolidation", "truncated"],
+)
+async def test_a_form_that_goes_wrong_after_the_file_leaves_nothing(
+    core, after_the_file: bytes, code: str
+) -> None:
+    body = (
+        b'--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\n\r\n'
+        + minimal_workbook("xlsx")
+        + after_the_file
+    )
+    response = await core.client.post(
+        "/api/v1/files",
+        content=body,
+        headers={"Content-Type": "multipart/form-data; boundary=xyz"},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == code
+    assert _stored_objects(core) == []
+    dsn = core.settings.database_dsn
+    for table in ("s3_object", "stored_file", "recognition_job", "audit_log"):
+        assert await fetch_one(dsn, f"SELECT 1 FROM {table}") is None, table
+
+
+@pytest.mark.parametrize(
     ("raw", "shown"),
     [
         ("../../etc/passwd.xlsx", "passwd.xlsx"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -29,7 +30,9 @@ from arm_core.files import consolidations, queries
 from arm_core.files.intake import (
     CONTENT_TYPES,
     IntakeError,
+    Upload,
     assign_consolidation,
+    discard_upload,
     store_upload,
 )
 from arm_core.files.multipart import MultipartError, boundary_of, iter_parts
@@ -102,9 +105,7 @@ async def upload_file(
     ] = None,
 ) -> Uploaded:
     """Store one file, register it and queue its recognition."""
-    runtime = runtime_of(request)
-    settings = runtime.settings
-    actor = actor_of(request)
+    settings = runtime_of(request).settings
     length = request.headers.get("content-length")
     if (
         length
@@ -119,8 +120,43 @@ async def upload_file(
     except MultipartError as exc:
         raise ApiError(400, "BAD_REQUEST", str(exc)) from None
     target = _parse_uuid(consolidation_id, "consolidation_id") if consolidation_id else None
-    upload = None
     broken: list[MultipartError] = []
+    try:
+        upload = await _receive(request, boundary, target, actor_of(request), broken)
+    except MultipartError as exc:
+        raise _malformed(exc) from None
+    except IntakeError as exc:
+        if broken:
+            # The body broke off inside the file: the store saw its own write fail and has
+            # removed the object again, but the fault is the request's, not the storage's.
+            raise _malformed(broken[0]) from None
+        raise ApiError(exc.status, exc.code, exc.message) from None
+    return Uploaded.model_validate(
+        {
+            "file_id": upload.file_id,
+            "job_id": upload.job_id,
+            "status": "UPLOADED",
+            "pipeline": upload.pipeline,
+            "file_type": upload.file_type,
+            "original_name": upload.original_name,
+            "size": upload.size,
+            "consolidation_id": upload.consolidation_id,
+        }
+    )
+
+
+async def _receive(
+    request: Request,
+    boundary: bytes,
+    target: uuid.UUID | None,
+    actor: str,
+    broken: list[MultipartError],
+) -> Upload:
+    """Read the form and store its file; whatever goes wrong after the file was registered
+    undoes the registration, so that an error answer leaves nothing behind."""
+    runtime = runtime_of(request)
+    settings = runtime.settings
+    upload: Upload | None = None
     try:
         async for part, data in iter_parts(_body(request), boundary):
             if part.name == "consolidation_id" and part.filename is None:
@@ -141,34 +177,19 @@ async def upload_file(
                     max_attempts=settings.recognition_max_attempts,
                     register_wait=settings.upload_register_wait_seconds,
                 )
-    except MultipartError as exc:
-        raise _malformed(exc) from None
-    except IntakeError as exc:
-        if broken:
-            # The body broke off inside the file: the store saw its own write fail and has
-            # removed the object again, but the fault is the request's, not the storage's.
-            raise _malformed(broken[0]) from None
-        raise ApiError(exc.status, exc.code, exc.message) from None
-    if upload is None:
-        raise ApiError(400, "BAD_REQUEST", "нет файла: ожидается поле file")
-    if target != upload.consolidation_id:
-        # consolidation_id came after the file in the form; both orders are fine for us.
-        try:
+        if upload is None:
+            raise ApiError(400, "BAD_REQUEST", "нет файла: ожидается поле file")
+        if target != upload.consolidation_id:
+            # consolidation_id came after the file in the form; both orders are fine for us.
             await assign_consolidation(runtime.pool, runtime.storage, upload, target)
-        except IntakeError as exc:
-            raise ApiError(exc.status, exc.code, exc.message) from None
-    return Uploaded.model_validate(
-        {
-            "file_id": upload.file_id,
-            "job_id": upload.job_id,
-            "status": "UPLOADED",
-            "pipeline": upload.pipeline,
-            "file_type": upload.file_type,
-            "original_name": upload.original_name,
-            "size": upload.size,
-            "consolidation_id": target,
-        }
-    )
+            upload = dataclasses.replace(upload, consolidation_id=target)
+    except IntakeError:
+        raise  # already undone by the intake
+    except BaseException:
+        if upload is not None:
+            await discard_upload(runtime.pool, runtime.storage, upload)
+        raise
+    return upload
 
 
 def _malformed(exc: MultipartError) -> ApiError:

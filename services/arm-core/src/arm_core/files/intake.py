@@ -309,11 +309,18 @@ async def assign_consolidation(
                 (consolidation_id, upload.file_id),
             )
     except psycopg.errors.ForeignKeyViolation:
-        # The job may be published already; a service answering it finds no job (logged).
-        async with pool.connection() as conn, conn.transaction():
-            await _delete_file(conn, upload.file_id)
-        await _forget(storage, object_key(str(upload.file_id), upload.file_type))
+        await discard_upload(pool, storage, upload)
         raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
+
+
+async def discard_upload(pool: Pool, storage: ObjectStorage, upload: Upload) -> None:
+    """Undo a registered upload whose request turned out bad after the file (a second file,
+    a broken body, an unknown consolidation), so that an error answer leaves nothing."""
+    # The job may be published already; a service answering it finds no job (logged).
+    async with pool.connection() as conn, conn.transaction():
+        await _delete_file(conn, upload.file_id)
+    await _forget(storage, object_key(str(upload.file_id), upload.file_type))
+    log.info("upload_discarded", file_id=str(upload.file_id), job_id=str(upload.job_id))
 
 
 async def _forget(storage: ObjectStorage, key: str) -> None:
