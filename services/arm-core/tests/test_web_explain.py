@@ -11,7 +11,14 @@ from arm_core.web import explain
 from recognition_contract import ErrorCode
 
 # Codes the core itself sets (intake, outbox, mapping), besides the contract's.
-CORE_CODES = ("NO_ACK", "MAPPING_ERROR", "FILE_TOO_LARGE", "EMPTY_FILE")
+CORE_CODES = (
+    "NO_ACK",
+    "MAPPING_ERROR",
+    "FILE_TOO_LARGE",
+    "EMPTY_FILE",
+    "MALFORMED_MULTIPART",
+    "DATABASE_UNAVAILABLE",
+)
 CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 

@@ -240,3 +240,12 @@ async def test_documents_page_shows_hierarchy_checks_and_flags(
 
 async def _status(dsn: str, file_id: uuid.UUID, status: str) -> bool:
     return (await file_row(dsn, file_id))["status"] == status
+
+
+@pytest.mark.parametrize("path", ["/ui/files", "/ui/files/rows"])
+async def test_an_offset_past_any_page_is_refused_not_a_server_error(
+    make_core_settings, path
+) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        response = await core.client.get(path, params={"offset": "99999999999999999999"})
+    assert response.status_code == 422

@@ -36,6 +36,7 @@ from arm_core.files.intake import (
     store_upload,
 )
 from arm_core.files.multipart import MultipartError, boundary_of, iter_parts
+from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.mapping.queries import file_documents
 
@@ -45,8 +46,6 @@ router = APIRouter(prefix="/api/v1")
 _MULTIPART_OVERHEAD = 64 * 1024
 MAX_BATCH = 500
 MAX_PAGE = 500
-# Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
-MAX_OFFSET = 1_000_000_000
 # Text PostgreSQL cannot store: NUL, and lone surrogates, which no UTF-8 encodes.
 _UNSTORABLE = {chr(0), *map(chr, range(0xD800, 0xE000))}
 

@@ -9,6 +9,9 @@ from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.jobs.transitions import retryable
 
+# Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
+MAX_OFFSET = 1_000_000_000
+
 JOB_COLUMNS = """
        j.id, j.file_id, j.attempt, j.max_attempts, j.status, j.pipeline,
        j.requested_at, j.published_at, j.started_at, j.finished_at, j.reply_deadline,

@@ -25,6 +25,7 @@ from arm_core.api.deps import actor_of, runtime_of
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
+from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
 from arm_core.mapping.queries import file_documents
@@ -40,6 +41,8 @@ UPLOAD_CODES = (
     "EMPTY_FILE",
     "STORAGE_UNAVAILABLE",
     "BAD_REQUEST",
+    "MALFORMED_MULTIPART",
+    "DATABASE_UNAVAILABLE",
 )
 
 router = APIRouter(include_in_schema=False)
@@ -231,7 +234,7 @@ async def consolidation_page(
     request: Request,
     consolidation_id: uuid.UUID,
     status: list[str] | None = Query(None),  # noqa: B008 (FastAPI declares query lists so)
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ) -> HTMLResponse:
     found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
     if found is None:
@@ -243,7 +246,7 @@ async def consolidation_page(
 async def all_files_page(
     request: Request,
     status: list[str] | None = Query(None),  # noqa: B008
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ) -> HTMLResponse:
     return await _files_page(request, None, status, offset)
 
@@ -276,7 +279,7 @@ async def rows_partial(
     request: Request,
     consolidation_id: uuid.UUID | None = None,
     status: list[str] | None = Query(None),  # noqa: B008
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ) -> HTMLResponse:
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
