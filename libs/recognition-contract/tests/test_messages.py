@@ -68,6 +68,22 @@ def test_not_utf8() -> None:
     assert caught.value.code is ErrorCode.SCHEMA_MISMATCH
 
 
+@pytest.mark.parametrize(
+    "data",
+    [b'{"a": "x\\ud800"}', b'{"\\udc00": 1}', b'{"a": ["\\ud83d"]}'],
+    ids=["high-half-in-a-value", "low-half-in-a-key", "in-a-list"],
+)
+def test_an_unpaired_surrogate_escape_is_not_utf8(data: bytes) -> None:
+    with pytest.raises(ContractError) as caught:
+        decode_json(data, max_bytes=1024)
+    assert caught.value.reason is Reason.NOT_UTF8
+
+
+def test_a_surrogate_pair_escape_and_an_escaped_backslash_are_text() -> None:
+    value = decode_json(b'{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}', max_bytes=1024)
+    assert value == {"a": "\U0001f600", "b": "\\ud800"}
+
+
 def test_utf16_is_not_utf8() -> None:
     with pytest.raises(ContractError) as caught:
         parse_envelope('{"schema_version": "1.0"}'.encode("utf-16"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -55,7 +56,25 @@ def decode_json(data: bytes | bytearray | memoryview, *, max_bytes: int) -> dict
         raise ContractError(
             Reason.NOT_OBJECT, f"payload must be a JSON object, got {type(value).__name__}"
         )
+    # An escape may name half of a surrogate pair alone: valid JSON, but no UTF-8 text, so
+    # nothing downstream (a schema check, a database, a log) could take it.
+    if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(value):
+        raise ContractError(Reason.NOT_UTF8, "payload has an unpaired surrogate escape")
     return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(item) for item in value)
+    return False
 
 
 def encode_json(value: Mapping[str, Any]) -> bytes:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from arm_core.exchange.commands import AckJob, ApplyResult, ObjectRef
@@ -16,8 +15,6 @@ from recognition_contract import (
     envelope_from_payload,
 )
 from recognition_contract.codec import MAX_MESSAGE_BYTES
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class UnusableMessage(Exception):
@@ -40,10 +37,16 @@ def _readable_ids(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def _unstorable(value: Any) -> bool:
-    """Text PostgreSQL cannot hold: NUL, or a lone surrogate (an escape JSON allows, with no
-    UTF-8 form)."""
+    """Text PostgreSQL cannot hold: NUL, or what has no UTF-8 form (an unpaired surrogate;
+    decode_json refuses those in the payload, a header may still carry one)."""
     if isinstance(value, str):
-        return "\x00" in value or _SURROGATE.search(value) is not None
+        if "\x00" in value:
+            return True
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
     if isinstance(value, dict):
         return any(_unstorable(key) or _unstorable(item) for key, item in value.items())
     if isinstance(value, list):
@@ -58,9 +61,7 @@ def command_from_message(data: bytes, headers: dict[str, str]) -> AckJob | Apply
         raise UnusableMessage(f"{exc.reason}: {exc.message}", {}, None, False) from None
     status = payload.get("status") if isinstance(payload.get("status"), str) else None
     if _unstorable(payload) or _unstorable(headers.get(NATS_MSG_ID)):
-        raise UnusableMessage(
-            "text with NUL or an unpaired surrogate", _readable_ids(payload), status, False
-        )
+        raise UnusableMessage("text with NUL", _readable_ids(payload), status, False)
     try:
         envelope = envelope_from_payload(payload)
     except ContractError as exc:
