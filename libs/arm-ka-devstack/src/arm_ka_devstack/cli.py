@@ -33,6 +33,12 @@ def _say(message: str) -> None:
     print(f"arm-ka: {message}", file=sys.stderr, flush=True)
 
 
+# A service may finish its jobs in flight for SHUTDOWN_GRACE_SECONDS (25) and bounds its
+# whole stop at 15 s past that; arm-core bounds its own at 30 s. Killing earlier would cut
+# short what the stop is for.
+CHILD_STOP_SECONDS = 45.0
+
+
 def _wait_healthy(url: str, children: list[Child], timeout: float) -> dict[str, object]:
     deadline = time.monotonic() + timeout
     last: dict[str, object] = {}
@@ -112,7 +118,7 @@ def up(home: Path, services: bool) -> int:
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         for child in reversed(children):
-            child.stop()
+            child.stop(timeout=CHILD_STOP_SECONDS)
         for stop in reversed(stops):
             stop()
         _say("stopped")
