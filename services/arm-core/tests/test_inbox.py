@@ -334,7 +334,8 @@ async def test_ack_that_overtakes_the_outbox_commit_is_applied(make_core_setting
                     AckJob(job_id, file_id, "tabular-parser", "2.0.0", f"ack:{job_id}:1")
                 )
             )
-            await asyncio.sleep(0.3)
+            # The ack waits for the outbox's lock on the row.
+            await wait_until(lambda: _waiting_for_a_lock(dsn))
             assert not ack.done()
             await outbox.execute(
                 "UPDATE recognition_job SET status = 'published', published_at = now(),"
@@ -346,3 +347,12 @@ async def test_ack_that_overtakes_the_outbox_commit_is_applied(make_core_setting
     job = await job_row(dsn, job_id)
     assert (job["status"], job["service_name"]) == ("processing", "tabular-parser")
     assert (await file_row(dsn, file_id))["status"] == "PROCESSING"
+
+
+async def _waiting_for_a_lock(dsn: str) -> bool:
+    row = await fetch_one(
+        dsn,
+        "SELECT count(*) AS n FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    )
+    return row is not None and row["n"] > 0

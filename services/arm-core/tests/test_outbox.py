@@ -112,7 +112,7 @@ async def test_republish_repeats_body_and_msg_id(make_core_settings, stub_servic
 async def test_сервис_появился_после_первого_повтора(make_core_settings, stub_service) -> None:
     # Enough republishes allowed that a slow machine never reaches dlq before the service.
     settings = make_core_settings(ack_timeout_seconds=0.5, outbox_max_republish=20)
-    async with run_core(settings):
+    async with run_core(settings) as core:
         file_id, job_id = await insert_file_with_job(settings.database_dsn)
         await wait_until(lambda: _republished(settings, job_id, 1), timeout=10)
         await stub_service.listen()
@@ -120,7 +120,9 @@ async def test_сервис_появился_после_первого_повт�
         await stub_service.send(job_id, file_id, "processing")
         job = await wait_until(lambda: _job_if(settings, job_id, "processing"))
         count = job["republish_count"]
-        await asyncio.sleep(1.5)  # three more ack timeouts: no further republish may happen
+        # No further republish may happen: let the republisher look several times, the last
+        # of them when a republish of the acked request would long have been due.
+        await _republisher_passes(core, 3, after=settings.ack_timeout_seconds)
         job = await job_row(settings.database_dsn, job_id)
     assert msg.headers == {NATS_MSG_ID: f"{job_id}:1"}
     assert count >= 1
@@ -162,3 +164,14 @@ async def _count(settings, status, expected):
 
 async def _is(value: bool) -> bool:
     return value
+
+
+async def _republisher_passes(core, passes: int, *, after: float) -> None:
+    loop = core.runtime.supervisor["republisher"]
+    clock = asyncio.get_running_loop()
+    start, since = loop.passes, clock.time()
+
+    async def done() -> bool:
+        return loop.passes >= start + passes and clock.time() - since > after
+
+    await wait_until(done, timeout=10 * after + 10)
