@@ -31,14 +31,14 @@ from typing import Any, Literal
 from psycopg.types.json import Jsonb
 
 from arm_core.db.pool import Connection
+from arm_core.db.tables import FINAL_JOB_STATUSES
 from arm_core.exchange.commands import AckJob, ApplyResult
 from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
 
-IN_FLIGHT = ("queued", "published", "processing")
-FINAL = ("done", "needs_check", "error", "timeout", "dlq")
+FINAL = FINAL_JOB_STATUSES
 FAILED = ("error", "timeout", "dlq")
 # The file statuses of a file whose current job is not finished with yet.
 OPEN_FILE = "f.status IN ('UPLOADED', 'PROCESSING')"
@@ -75,7 +75,6 @@ Event = Literal[
     "timeout",
     "mapped",
     "mapping_failed",
-    "retry",
 ]
 
 # A confirmed publish makes the job ``published``. One that failed after the messages were
