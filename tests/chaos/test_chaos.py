@@ -1109,6 +1109,17 @@ def summary_lines(
             yield f"    {line}"
 
 
+def write_wire(chaos: Chaos, path: Path) -> None:
+    """What the tap saw, one line per message, to follow a job's messages next to the logs."""
+    with path.open("w", encoding="utf-8") as out:
+        for request in list(chaos.tap.requests):
+            line = {"at": request.at.isoformat(), "subject": request.subject}
+            out.write(json.dumps({**line, "msg_id": request.msg_id}) + "\n")
+        for envelope in list(chaos.tap.envelopes):
+            line = {"at": envelope.at.isoformat(), "status": envelope.status}
+            out.write(json.dumps({**line, "msg_id": envelope.msg_id}) + "\n")
+
+
 async def test_files_survive_outages_kills_and_replayed_envelopes(
     cluster: Any, tmp_path: Path
 ) -> None:
@@ -1138,6 +1149,7 @@ async def test_files_survive_outages_kills_and_replayed_envelopes(
             violations.setdefault("processes", []).append(f"exited on their own: {down}")
         wall = time.monotonic() - wall
         lines = list(summary_lines(chaos, violations, facts, wall))
+        write_wire(chaos, cluster.log_dir / "wire.jsonl")
         if chaos.stub is not None and chaos.stub.failures:
             lines.append(f"stub failures: {chaos.stub.failures[:5]}")
     report = cluster.log_dir / "chaos-summary.txt"
