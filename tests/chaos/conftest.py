@@ -146,19 +146,22 @@ LONG = ChaosPlan(
 )
 
 
-@pytest.fixture(scope="session")
-def chaos_plan() -> ChaosPlan:
+def selected_plan() -> ChaosPlan:
     form = os.environ.get("CHAOS", "short").strip().lower() or "short"
     if form not in ("short", "long"):
         raise pytest.UsageError(f"CHAOS must be short or long, not {form!r}")
     return LONG if form == "long" else SHORT
 
 
+@pytest.fixture(scope="session")
+def chaos_plan() -> ChaosPlan:
+    return selected_plan()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A failsafe only: startup, the paced uploads and two settle periods per phase, so that a
     hung run ends with its logs instead of holding the whole suite."""
-    form = os.environ.get("CHAOS", "short").strip().lower()
-    plan = LONG if form == "long" else SHORT
+    plan = selected_plan()
     budget = 2 * STARTUP_SECONDS + plan.upload_seconds + 6 * plan.timings.settle
     here = Path(__file__).parent
     for item in items:

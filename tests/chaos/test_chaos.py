@@ -1157,6 +1157,7 @@ async def test_files_survive_outages_kills_and_replayed_envelopes(
     full += [f"{key}: {line}" for key, found in violations.items() for line in found]
     report.write_text("\n".join(full) + "\n", encoding="utf-8")
     print("\n" + "\n".join(lines) + f"\nsummary and every violation: {report}")
+    print(f"every message the tap saw: {cluster.log_dir / 'wire.jsonl'}")
     counts = {key: len(found) for key, found in violations.items() if found}
     assert not counts, f"invariants violated {counts}:\n" + "\n".join(
         f"{key}: {line}" for key, found in violations.items() for line in found
