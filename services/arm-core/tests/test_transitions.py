@@ -29,8 +29,9 @@ MAX_REPUBLISH = 3
 # An event that does not apply changes nothing, whatever the pair.
 EXPECTED: dict[str, tuple[frozenset[str], str | None, str | None]] = {
     "publish": (frozenset({"queued"}), "published", None),
-    "publish_unconfirmed": (frozenset({"queued"}), "queued", None),
+    "publish_failed": (frozenset({"published"}), "queued", None),
     "republish": (frozenset({"published"}), "published", None),
+    "republish_failed": (frozenset({"published"}), "published", None),
     "give_up": (frozenset({"published"}), "dlq", "ERROR"),
     "ack": (frozenset({"queued", "published"}), "processing", "PROCESSING"),
     "result_done": (frozenset({"queued", "published", "processing"}), "done", "PROCESSING"),
@@ -146,10 +147,15 @@ def _event(
 ) -> Callable[[], Awaitable[object]]:
     request = Request(job_id, f"{job_id}:1", "files.tabular_uploaded", datetime.now(UTC))
     match event:
-        case "publish" | "publish_unconfirmed":
-            return lambda: t.publish(conn, [request], confirmed=event == "publish")
+        case "publish":
+            return lambda: t.publish(conn, [request])
+        case "publish_failed":
+            return lambda: t.publish_failed(conn, [job_id])
         case "republish":
             return lambda: t.republish(conn, [job_id], max_republish=MAX_REPUBLISH)
+        case "republish_failed":
+            # Taken back from the count the republish left (0 before it, 1 now).
+            return lambda: t.republish_failed(conn, [(job_id, datetime.now(UTC), 0)])
         case "give_up":
             return lambda: t.give_up(conn, [job_id], max_republish=MAX_REPUBLISH)
         case "ack":
@@ -179,8 +185,9 @@ async def test_every_event_on_every_pair(conn) -> None:
     wrong: list[str] = []
     for case in CASES:
         applies_to, job_after, file_after = EXPECTED[case.event]
-        # give_up is due once the republishes are used up; republish while some are left.
-        count = MAX_REPUBLISH if case.event == "give_up" else 0
+        # give_up is due once the republishes are used up; republish while some are left; a
+        # republish taken back finds the count it left.
+        count = {"give_up": MAX_REPUBLISH, "republish_failed": 1}.get(case.event, 0)
         async with conn.transaction(force_rollback=True):
             file_id, job_id = await _insert(conn, case, republish_count=count)
             outcome = await _event(t, conn, case.event, file_id, job_id)()
@@ -206,46 +213,39 @@ async def test_every_event_on_every_pair(conn) -> None:
             wrong.append(f"{case.id}: mapped_at not set")
     assert wrong == []
     # Each id-targeted event that did not apply was counted as a missed guard.
-    for event in ("publish", "republish", "give_up", "ack", "mapped", "mapping_failed"):
+    for event in (
+        "publish",
+        "publish_failed",
+        "republish",
+        "republish_failed",
+        "give_up",
+        "ack",
+        "mapped",
+        "mapping_failed",
+    ):
         misses = sum(
             1 for c in CASES if c.event == event and c.job_status not in EXPECTED[event][0]
         )
         assert metrics.transitions_missed.labels(event)._value.get() == misses, event
 
 
-async def test_publishes_count_towards_the_limit_even_unconfirmed(conn) -> None:
-    t = Transitions(Metrics())
-    case = Case("publish", "queued", "UPLOADED", True)
-    async with conn.transaction(force_rollback=True):
-        _, job_id = await _insert(conn, case, republish_count=0)
-        request = Request(job_id, f"{job_id}:1", "s", datetime.now(UTC))
-        counts = []
-        for confirmed in (False, False, True):
-            await t.publish(conn, [request], confirmed=confirmed)
-            row = await (
-                await conn.execute(
-                    "SELECT status, republish_count FROM recognition_job WHERE id = %s", (job_id,)
-                )
-            ).fetchone()
-            counts.append((row["status"], row["republish_count"]))
-        # The first publish is free; every one after it, confirmed or not, is a republish.
-        assert counts == [("queued", 0), ("queued", 1), ("published", 2)]
-        assert await t.republish(conn, [job_id], max_republish=3) == [job_id]
-        assert await t.republish(conn, [job_id], max_republish=3) == []
-        assert await t.give_up(conn, [job_id], max_republish=3) == [job_id]
-
-
-async def test_a_queued_job_whose_unconfirmed_publishes_are_used_up_is_given_up(conn) -> None:
+async def test_a_request_goes_out_at_most_one_plus_the_limit_times(conn) -> None:
     t = Transitions(Metrics())
     async with conn.transaction(force_rollback=True):
         file_id, job_id = await _insert(
-            conn, Case("give_up", "queued", "UPLOADED", True), republish_count=MAX_REPUBLISH
+            conn, Case("publish", "queued", "UPLOADED", True), republish_count=0
         )
-        # Never published at all: nothing may have reached NATS, so nothing to give up.
-        assert await t.give_up(conn, [job_id], max_republish=MAX_REPUBLISH) == []
-        await conn.execute(
-            "UPDATE recognition_job SET request_msg_id = 'x' WHERE id = %s", (job_id,)
-        )
+        request = Request(job_id, f"{job_id}:1", "s", datetime.now(UTC))
+        # A publish that sent nothing is taken back whole; the job is queued again.
+        assert await t.publish(conn, [request]) == [job_id]
+        assert await t.publish_failed(conn, [job_id]) == [job_id]
+        assert await t.publish(conn, [request]) == [job_id]
+        sent = 1
+        while await t.republish(conn, [job_id], max_republish=MAX_REPUBLISH):
+            sent += 1
+        assert sent == 1 + MAX_REPUBLISH
+        # Once published, the first publish is never taken back (it may be on the wire).
+        assert await t.publish_failed(conn, [job_id]) == []
         assert await t.give_up(conn, [job_id], max_republish=MAX_REPUBLISH) == [job_id]
         file = await (
             await conn.execute(
@@ -253,6 +253,32 @@ async def test_a_queued_job_whose_unconfirmed_publishes_are_used_up_is_given_up(
             )
         ).fetchone()
         assert (file["status"], file["error_code"]) == ("ERROR", "NO_ACK")
+
+
+async def test_a_republish_taken_back_is_due_again_at_once(conn) -> None:
+    t = Transitions(Metrics())
+    async with conn.transaction(force_rollback=True):
+        _, job_id = await _insert(
+            conn, Case("republish", "published", "UPLOADED", True), republish_count=1
+        )
+        before = await (
+            await conn.execute(
+                "SELECT published_at, republish_count FROM recognition_job WHERE id = %s",
+                (job_id,),
+            )
+        ).fetchone()
+        assert await t.republish(conn, [job_id], max_republish=MAX_REPUBLISH) == [job_id]
+        taken_back = [(job_id, before["published_at"], before["republish_count"])]
+        assert await t.republish_failed(conn, taken_back) == [job_id]
+        after = await (
+            await conn.execute(
+                "SELECT published_at, republish_count FROM recognition_job WHERE id = %s",
+                (job_id,),
+            )
+        ).fetchone()
+        assert after == before
+        # Taken back once; a second time finds the count already restored.
+        assert await t.republish_failed(conn, taken_back) == []
 
 
 async def test_duplicate_and_late_results_of_old_attempts_change_nothing(conn) -> None:

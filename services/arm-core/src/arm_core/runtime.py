@@ -63,7 +63,6 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         runtime.transitions,
         reply_timeout=settings.reply_timeout_seconds,
         batch_size=settings.outbox_batch_size,
-        max_republish=settings.outbox_max_republish,
     )
     republisher = Republisher(
         runtime.pool,

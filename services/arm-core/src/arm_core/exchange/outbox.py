@@ -1,11 +1,13 @@
-"""The outbox: queued jobs become requests on NATS, then ``published``.
+"""The outbox: queued jobs become requests on NATS, and ``published``.
 
 Jobs are claimed with ``FOR UPDATE SKIP LOCKED`` so that several core instances never publish
-the same job in one cycle. A batch is published and confirmed by one flush; only then are its
-jobs marked ``published``. When NATS is down the jobs stay ``queued`` for the next pass. A
-publish that failed after the client took the messages may still deliver them: the jobs stay
-``queued`` but the publish counts towards ``OUTBOX_MAX_REPUBLISH``, and a queued job whose
-publishes are used up is given up (``dlq``) instead of being published once more.
+the same job in one cycle. A claimed batch is marked ``published`` and committed first, then
+published and confirmed by one flush: a core that dies in between leaves jobs the republisher
+sends (and counts) again, never a request on the wire that no row remembers. When NATS is down
+nothing is claimed for sending and the jobs stay ``queued``; should the connection drop between
+the check and the publish, the jobs are put back to ``queued``. A publish that fails after the
+client took the messages leaves the jobs ``published``: the messages may still go out from the
+client's buffer, and the republisher takes over after the ack timeout.
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ from arm_ka_platform.settings import Subjects
 log = get_logger(__name__)
 
 CLAIM_QUEUED = f"""
-SELECT {JOB_REQUEST_COLUMNS},
-       j.request_msg_id IS NOT NULL AND j.republish_count >= %(max_republish)s AS used_up
+SELECT {JOB_REQUEST_COLUMNS}
   FROM recognition_job j
   JOIN stored_file f ON f.id = j.file_id
   JOIN s3_object o ON o.id = f.s3_object_id
@@ -50,7 +51,6 @@ class Outbox:
         *,
         reply_timeout: float,
         batch_size: int,
-        max_republish: int,
     ) -> None:
         self._pool = pool
         self._nats = nats
@@ -59,7 +59,6 @@ class Outbox:
         self._transitions = transitions
         self._reply_timeout = timedelta(seconds=reply_timeout)
         self._batch_size = batch_size
-        self._max_republish = max_republish
 
     async def run_pass(self) -> int:
         published = 0
@@ -72,35 +71,25 @@ class Outbox:
     async def _publish_batch(self) -> tuple[int, bool]:
         """Publish one batch; tell whether another full batch may be waiting."""
         async with self._pool.connection() as conn, conn.transaction():
-            rows = await (
-                await conn.execute(
-                    CLAIM_QUEUED,
-                    {"limit": self._batch_size, "max_republish": self._max_republish},
-                )
-            ).fetchall()
+            rows = await (await conn.execute(CLAIM_QUEUED, {"limit": self._batch_size})).fetchall()
             if not rows:
                 return 0, False
-            used_up = [row["job_id"] for row in rows if row["used_up"]]
-            if used_up:
-                await self._transitions.give_up(conn, used_up, max_republish=self._max_republish)
             deadline = datetime.now(UTC) + self._reply_timeout
-            jobs = [
-                JobRequest.from_row(row, reply_deadline=deadline)
-                for row in rows
-                if not row["used_up"]
-            ]
-            if not jobs:
-                return 0, len(rows) == self._batch_size
+            jobs = [JobRequest.from_row(row, reply_deadline=deadline) for row in rows]
             subjects = [self._subjects.request_for(job.pipeline) for job in jobs]
-            delivery = await publish_requests(
-                self._nats, jobs, subjects, self._metrics, "publish_failed"
-            )
-            if delivery == "not_sent":
+            if not self._nats.is_connected:
+                self._metrics.publish_failures.inc(len(jobs))
+                log.error("publish_failed", jobs=len(jobs), error="not connected")
                 return 0, False
             requests = [job.sent_as(subject) for job, subject in zip(jobs, subjects, strict=True)]
-            await self._transitions.publish(conn, requests, confirmed=delivery == "confirmed")
-            if delivery == "unconfirmed":
-                return 0, False
+            await self._transitions.publish(conn, requests)
+        delivery = await publish_requests(
+            self._nats, jobs, subjects, self._metrics, "publish_failed"
+        )
+        if delivery == "not_sent":
+            async with self._pool.connection() as conn:
+                await self._transitions.publish_failed(conn, [job.job_id for job in jobs])
+            return 0, False
         self._metrics.publishes.inc(len(jobs))
         for job, subject in zip(jobs, subjects, strict=True):
             log.info(
@@ -109,5 +98,6 @@ class Outbox:
                 file_id=str(job.file_id),
                 attempt=job.attempt,
                 subject=subject,
+                confirmed=delivery == "confirmed",
             )
-        return len(jobs), len(rows) == self._batch_size
+        return len(jobs), delivery == "confirmed" and len(rows) == self._batch_size

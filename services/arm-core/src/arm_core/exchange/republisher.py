@@ -2,17 +2,18 @@
 
 A job ``published`` for longer than the ack timeout is published again with the very same body
 (the stored ``reply_deadline``), ``Nats-Msg-Id`` and subject; after ``OUTBOX_MAX_REPUBLISH``
-republishes it becomes ``dlq`` and its file ``ERROR``. A republish that failed after the client
-took the message counts as well: it may still reach the server, and no request goes out more
-than ``1 + OUTBOX_MAX_REPUBLISH`` times. An ack moves the job to ``processing``, which is all
-it takes to stop the republishing.
+republishes it becomes ``dlq`` and its file ``ERROR``. A republish is counted and committed
+before it is sent, and taken back only when nothing was sent (the client was not connected),
+so no request goes out more than ``1 + OUTBOX_MAX_REPUBLISH`` times, even when a core dies in
+the middle. An ack moves the job to ``processing``, which is all it takes to stop the
+republishing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arm_core.db.pool import Connection, Pool
+from arm_core.db.pool import Pool
 from arm_core.exchange.requests import JOB_REQUEST_COLUMNS, JobRequest, publish_requests
 from arm_core.jobs.transitions import Transitions
 from arm_core.metrics import Metrics
@@ -24,7 +25,8 @@ log = get_logger(__name__)
 CLAIM_UNACKED = f"""
 SELECT {JOB_REQUEST_COLUMNS},
        j.request_subject,
-       j.republish_count
+       j.republish_count,
+       j.published_at
   FROM recognition_job j
   JOIN stored_file f ON f.id = j.file_id
   JOIN s3_object o ON o.id = f.s3_object_id
@@ -69,24 +71,27 @@ class Republisher:
             if not rows:
                 return
             dead = [row["job_id"] for row in rows if row["republish_count"] >= self._max_republish]
-            again = [row for row in rows if row["republish_count"] < self._max_republish]
             if dead:
                 await self._transitions.give_up(conn, dead, max_republish=self._max_republish)
-            if again:
-                await self._republish(conn, again)
+            again = [row for row in rows if row["republish_count"] < self._max_republish]
+            if not again or not self._nats.is_connected:
+                # Nothing is counted while NATS is away; the jobs are due again on its return.
+                return
+            await self._transitions.republish(
+                conn, [row["job_id"] for row in again], max_republish=self._max_republish
+            )
+        await self._send(again)
 
-    async def _republish(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+    async def _send(self, rows: list[dict[str, Any]]) -> None:
         jobs = [JobRequest.from_row(row) for row in rows]
         subjects = [str(row["request_subject"]) for row in rows]
         delivery = await publish_requests(
             self._nats, jobs, subjects, self._metrics, "republish_failed"
         )
         if delivery == "not_sent":
-            return
-        await self._transitions.republish(
-            conn, [job.job_id for job in jobs], max_republish=self._max_republish
-        )
-        if delivery == "unconfirmed":
+            before = [(row["job_id"], row["published_at"], row["republish_count"]) for row in rows]
+            async with self._pool.connection() as conn:
+                await self._transitions.republish_failed(conn, before)
             return
         self._metrics.republishes.inc(len(jobs))
         for row, job in zip(rows, jobs, strict=True):
@@ -96,4 +101,5 @@ class Republisher:
                 file_id=str(job.file_id),
                 attempt=job.attempt,
                 republish_count=int(row["republish_count"]) + 1,
+                confirmed=delivery == "confirmed",
             )

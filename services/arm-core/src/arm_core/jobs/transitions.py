@@ -67,8 +67,9 @@ def retryable(file_status: str, job_status: str | None, attempt: int, max_attemp
 
 Event = Literal[
     "publish",
-    "publish_unconfirmed",
+    "publish_failed",
     "republish",
+    "republish_failed",
     "give_up",
     "ack",
     "result",
@@ -77,23 +78,38 @@ Event = Literal[
     "mapping_failed",
 ]
 
-# A confirmed publish makes the job ``published``. One that failed after the messages were
-# handed to the client leaves it ``queued`` (they may still reach the server from the client's
-# buffer, or not), but records the request and counts towards the limit all the same.
+# Publishes are recorded, and committed, before the request is sent: a core that dies while
+# sending leaves a job that counts the publish it may have made, never one that forgot it.
 PUBLISH = """
 WITH job AS (
     UPDATE recognition_job j
-       SET status = CASE WHEN %(confirmed)s THEN 'published' ELSE j.status END,
-           published_at = CASE WHEN %(confirmed)s THEN now() ELSE j.published_at END,
+       SET status = 'published',
+           published_at = now(),
            reply_deadline = p.reply_deadline,
            request_msg_id = p.msg_id,
-           request_subject = p.subject,
-           republish_count = j.republish_count + (j.request_msg_id IS NOT NULL)::int
+           request_subject = p.subject
       FROM unnest(%(ids)s::uuid[], %(deadlines)s::timestamptz[], %(msg_ids)s::text[],
                   %(subjects)s::text[]) AS p(id, reply_deadline, msg_id, subject)
      WHERE j.id = p.id
        AND j.status = 'queued'
     RETURNING j.id
+)
+SELECT id FROM job
+"""
+
+# Nothing reached NATS (the client was not connected): the job is queued again, as it was.
+PUBLISH_FAILED = """
+WITH job AS (
+    UPDATE recognition_job
+       SET status = 'queued',
+           published_at = NULL,
+           reply_deadline = NULL,
+           request_msg_id = NULL,
+           request_subject = NULL
+     WHERE id = ANY(%(ids)s::uuid[])
+       AND status = 'published'
+       AND republish_count = 0
+    RETURNING id
 )
 SELECT id FROM job
 """
@@ -111,6 +127,22 @@ WITH job AS (
 SELECT id FROM job
 """
 
+# Nothing reached NATS: the republish is taken back, and is due again at once.
+REPUBLISH_FAILED = """
+WITH job AS (
+    UPDATE recognition_job j
+       SET published_at = p.published_at,
+           republish_count = j.republish_count - 1
+      FROM unnest(%(ids)s::uuid[], %(published_at)s::timestamptz[], %(counts)s::int[])
+           AS p(id, published_at, republish_count)
+     WHERE j.id = p.id
+       AND j.status = 'published'
+       AND j.republish_count = p.republish_count
+    RETURNING j.id
+)
+SELECT id FROM job
+"""
+
 GIVE_UP = f"""
 WITH job AS (
     UPDATE recognition_job
@@ -119,8 +151,7 @@ WITH job AS (
            error_message = '{NO_ACK_MESSAGE}',
            finished_at = now()
      WHERE id = ANY(%(ids)s::uuid[])
-       AND (status = 'published'
-            OR (status = 'queued' AND request_msg_id IS NOT NULL))
+       AND status = 'published'
        AND republish_count >= %(max_republish)s
     RETURNING id, file_id, attempt, republish_count
 ), file AS (
@@ -423,18 +454,13 @@ class Transitions:
     def __init__(self, metrics: Metrics) -> None:
         self._metrics = metrics
 
-    async def publish(
-        self, conn: Connection, requests: Sequence[Request], *, confirmed: bool
-    ) -> list[uuid.UUID]:
-        """Requests handed to NATS: ``published`` when the server confirmed them, otherwise
-        only recorded (still ``queued``) and counted towards the republish limit."""
-        event: Event = "publish" if confirmed else "publish_unconfirmed"
+    async def publish(self, conn: Connection, requests: Sequence[Request]) -> list[uuid.UUID]:
+        """Requests about to be sent: their jobs become ``published``."""
         rows, _ = await self._run(
             conn,
-            event,
+            "publish",
             PUBLISH,
             {
-                "confirmed": confirmed,
                 "ids": [r.job_id for r in requests],
                 "deadlines": [r.reply_deadline for r in requests],
                 "msg_ids": [r.msg_id for r in requests],
@@ -444,15 +470,42 @@ class Transitions:
         )
         return [row["id"] for row in rows]
 
+    async def publish_failed(
+        self, conn: Connection, job_ids: Sequence[uuid.UUID]
+    ) -> list[uuid.UUID]:
+        rows, _ = await self._run(
+            conn, "publish_failed", PUBLISH_FAILED, {"ids": list(job_ids)}, job_ids
+        )
+        return [row["id"] for row in rows]
+
     async def republish(
         self, conn: Connection, job_ids: Sequence[uuid.UUID], *, max_republish: int
     ) -> list[uuid.UUID]:
+        """Requests about to be sent again: counted, and not due again for an ack timeout."""
         rows, _ = await self._run(
             conn,
             "republish",
             REPUBLISH,
             {"ids": list(job_ids), "max_republish": max_republish},
             job_ids,
+        )
+        return [row["id"] for row in rows]
+
+    async def republish_failed(
+        self, conn: Connection, before: Sequence[tuple[uuid.UUID, datetime, int]]
+    ) -> list[uuid.UUID]:
+        """Take back republishes that sent nothing: ``before`` holds each job's
+        ``published_at`` and ``republish_count`` as they were before the republish."""
+        rows, _ = await self._run(
+            conn,
+            "republish_failed",
+            REPUBLISH_FAILED,
+            {
+                "ids": [job_id for job_id, _, _ in before],
+                "published_at": [at for _, at, _ in before],
+                "counts": [count + 1 for _, _, count in before],
+            },
+            [job_id for job_id, _, _ in before],
         )
         return [row["id"] for row in rows]
 
