@@ -312,47 +312,17 @@ async def test_bad_input_is_dropped_and_the_consumer_survives(
     await wait_until(lambda: _status(core, job_id, "processing"))
 
 
-async def test_ack_that_overtakes_the_outbox_commit_is_applied(make_core_settings) -> None:
-    """A fast service acks while the outbox's transaction still holds the job as queued; the
-    ack waits for that commit instead of missing the row."""
-    import asyncio
-
-    import psycopg
-
-    from arm_core.exchange.commands import AckJob
-
-    settings = make_core_settings(nats_enabled=False)
-    dsn = settings.database_dsn
-    file_id, job_id = await insert_file_with_job(dsn)
-    async with run_core(settings) as core:
-        async with await psycopg.AsyncConnection.connect(dsn) as outbox:
-            await outbox.execute(
-                "SELECT id FROM recognition_job WHERE id = %s FOR UPDATE", (job_id,)
-            )
-            ack = asyncio.create_task(
-                core.runtime.inbox.apply_ack(
-                    AckJob(job_id, file_id, "tabular-parser", "2.0.0", f"ack:{job_id}:1")
-                )
-            )
-            # The ack waits for the outbox's lock on the row.
-            await wait_until(lambda: _waiting_for_a_lock(dsn))
-            assert not ack.done()
-            await outbox.execute(
-                "UPDATE recognition_job SET status = 'published', published_at = now(),"
-                " reply_deadline = now() + interval '1 minute' WHERE id = %s",
-                (job_id,),
-            )
-            await outbox.commit()
-        assert await asyncio.wait_for(ack, 5) == "applied"
-    job = await job_row(dsn, job_id)
-    assert (job["status"], job["service_name"]) == ("processing", "tabular-parser")
-    assert (await file_row(dsn, file_id))["status"] == "PROCESSING"
-
-
-async def _waiting_for_a_lock(dsn: str) -> bool:
-    row = await fetch_one(
-        dsn,
-        "SELECT count(*) AS n FROM pg_stat_activity"
-        " WHERE datname = current_database() AND wait_event_type = 'Lock'",
-    )
-    return row is not None and row["n"] > 0
+async def test_a_request_never_overtakes_the_commit_of_its_publish(
+    core, stub_service: StubService
+) -> None:
+    """The outbox commits ``published`` before it sends, so an ack as fast as the request
+    itself always finds the job published."""
+    await stub_service.listen()
+    file_id, job_id = await insert_file_with_job(core.settings.database_dsn)
+    await stub_service.next_request()
+    # Read at once, before anything else happens: the publish is already committed.
+    assert (await job_row(core.settings.database_dsn, job_id))["status"] == "published"
+    await stub_service.send(job_id, file_id, "processing")
+    job = await wait_until(lambda: _status(core, job_id, "processing"))
+    assert job["service_name"] == "tabular-parser"
+    assert (await file_row(core.settings.database_dsn, file_id))["status"] == "PROCESSING"

@@ -33,7 +33,7 @@ EXPECTED: dict[str, tuple[frozenset[str], str | None, str | None]] = {
     "republish": (frozenset({"published"}), "published", None),
     "republish_failed": (frozenset({"published"}), "published", None),
     "give_up": (frozenset({"published"}), "dlq", "ERROR"),
-    "ack": (frozenset({"queued", "published"}), "processing", "PROCESSING"),
+    "ack": (frozenset({"published"}), "processing", "PROCESSING"),
     "result_done": (frozenset({"queued", "published", "processing"}), "done", "PROCESSING"),
     "result_needs_check": (
         frozenset({"queued", "published", "processing"}),

@@ -168,18 +168,16 @@ WITH job AS (
 SELECT id, file_id, attempt, republish_count FROM job
 """
 
-# A queued job can be acked: its request went out in a publish that was not confirmed.
 ACK = f"""
 WITH job AS (
     UPDATE recognition_job
        SET status = 'processing',
-           published_at = coalesce(published_at, now()),
            started_at = now(),
            service_name = %(service_name)s,
            service_version = %(service_version)s
      WHERE id = %(job_id)s
        AND file_id = %(file_id)s
-       AND status IN ('queued', 'published')
+       AND status = 'published'
     RETURNING id, file_id, attempt
 ), file AS (
     UPDATE stored_file f
