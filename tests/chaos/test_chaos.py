@@ -1011,6 +1011,7 @@ async def check(chaos: Chaos) -> tuple[dict[str, list[str]], dict[str, Any]]:
 
     # Lost results: delivered in time on the wire, and yet the job timed out or died.
     lost = []
+    lost_after: Counter[str] = Counter()
     margin_lost = timedelta(seconds=timings.ack_timeout)
     delivered: dict[str, datetime] = {}
     for envelope in list(chaos.tap.envelopes):
@@ -1024,9 +1025,10 @@ async def check(chaos: Chaos) -> tuple[dict[str, list[str]], dict[str, Any]]:
             and job["reply_deadline"] is not None
             and at < job["reply_deadline"] - margin_lost
         ):
+            cause = chaos.record.cause(at)
+            lost_after[cause.split(" at ")[0]] += 1
             lost.append(
-                f"{_ids(job)}: result on the wire at {at} (after {chaos.record.cause(at)}),"
-                f" job {job['status']}"
+                f"{_ids(job)}: result on the wire at {at} (after {cause}), job {job['status']}"
             )
 
     facts = {
@@ -1038,6 +1040,7 @@ async def check(chaos: Chaos) -> tuple[dict[str, list[str]], dict[str, Any]]:
         "requests_on_wire": sum(len(v) for v in on_wire.values()),
         "registered_without_answer": unanswered_registered,
         "lost_results": lost,
+        "lost_after": lost_after,
         "held_by_stall": held,
         "republish_source": column,
     }
@@ -1100,7 +1103,10 @@ def summary_lines(
     )
     for line in facts["held_by_stall"][:3]:
         yield f"    {line}"
-    yield f"lost results (reported, not failing): {len(facts['lost_results'])}"
+    yield (
+        f"lost results (reported, not failing): {len(facts['lost_results'])},"
+        f" by the fault before them {dict(facts['lost_after'])}"
+    )
     for line in facts["lost_results"][:5]:
         yield f"    {line}"
     for key, title in INVARIANTS.items():
