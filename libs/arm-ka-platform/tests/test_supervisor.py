@@ -17,10 +17,18 @@ async def test_failing_pass_is_logged_and_loop_goes_on() -> None:
             raise RuntimeError("boom")
 
     observed: list[tuple[str, bool]] = []
-    supervisor = Supervisor(observer=lambda name, _seconds, ok: observed.append((name, ok)))
+    enough = asyncio.Event()
+
+    def observe(name: str, _seconds: float, ok: bool) -> None:
+        observed.append((name, ok))
+        if len(observed) >= 4:
+            enough.set()
+
+    supervisor = Supervisor(observer=observe)
     loop = supervisor.add("flaky", flaky, period=0.01)
     supervisor.start()
-    await asyncio.sleep(0.2)
+    # However slow the machine, the loop goes on through its errors: wait for four passes.
+    await asyncio.wait_for(enough.wait(), timeout=30)
     await supervisor.stop()
     assert calls >= 4
     assert loop.errors >= 2
@@ -39,10 +47,12 @@ async def test_wake_runs_a_pass_before_the_period() -> None:
         if count > 1:
             ran.set()
 
-    supervisor = Supervisor()
+    first = asyncio.Event()
+    supervisor = Supervisor(observer=lambda _name, _seconds, _ok: first.set())
     loop = supervisor.add("work", work, period=60)
     supervisor.start()
-    await asyncio.sleep(0.05)
+    # The first pass runs at start; the wake must bring a second one long before the period.
+    await asyncio.wait_for(first.wait(), timeout=30)
     loop.wake()
     await asyncio.wait_for(ran.wait(), timeout=1)
     await supervisor.stop()
@@ -51,7 +61,10 @@ async def test_wake_runs_a_pass_before_the_period() -> None:
 async def test_stop_cancels_a_pass_that_outlives_the_grace() -> None:
     cancelled = asyncio.Event()
 
+    started = asyncio.Event()
+
     async def stuck() -> None:
+        started.set()
         try:
             await asyncio.sleep(3600)
         except asyncio.CancelledError:
@@ -61,7 +74,7 @@ async def test_stop_cancels_a_pass_that_outlives_the_grace() -> None:
     supervisor = Supervisor()
     supervisor.add("stuck", stuck, period=1)
     supervisor.start()
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(started.wait(), timeout=10)
     await supervisor.stop(grace=0.1)
     assert cancelled.is_set()
     assert not supervisor.failed.is_set()
