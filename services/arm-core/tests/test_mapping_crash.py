@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psycopg
 
+from arm_core.cli import STOP_BOUND_SECONDS
 from arm_ka_devstack.processes import free_port, venv_command
 from recognition_contract import examples, result_key
 
@@ -138,7 +139,7 @@ def test_crash_between_reading_and_committing_maps_exactly_once(
             time.sleep(0.1)
     finally:
         os.killpg(second.pid, signal.SIGTERM)
-        second.wait(15)
+        second.wait(STOP_BOUND_SECONDS + 5)
 
     assert _one(database_url, "SELECT count(*) FROM document") == 1
     assert _one(database_url, "SELECT count(*) FROM trial_balance_row") == ROWS
