@@ -47,6 +47,34 @@ NO_ACK_MESSAGE = "ни один сервис распознавания не п�
 TIMEOUT_MESSAGE = "результат не получен до срока ответа (reply_deadline)"
 MAPPING_MESSAGE = "результат распознавания не удалось разобрать"
 
+
+def _file_follows(assignments: str) -> str:
+    """The CTE ``file``: the file whose current job the CTE ``job`` moved, moved with it while
+    it is still open. The one place that says how a file follows its current job."""
+    return f"""file AS (
+    UPDATE stored_file f
+       SET {assignments},
+           updated_at = now()
+      FROM job
+     WHERE f.id = job.file_id
+       AND f.current_recognition_job_id = job.id
+       AND {OPEN_FILE}
+    RETURNING f.id
+)"""
+
+
+def _failed(code: str, message: str) -> str:
+    return f"""status = 'ERROR',
+           error_code = '{code}',
+           error_message = '{message}'"""
+
+
+_RESULT_FILE = """status = CASE WHEN %(status)s = 'error' THEN 'ERROR' ELSE 'PROCESSING' END,
+           error_code = CASE WHEN %(status)s = 'error' THEN %(error_code)s END,
+           error_message = CASE WHEN %(status)s = 'error' THEN %(error_message)s END"""
+_MAPPED_FILE = """status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'NEEDS_CHECK' END,
+           mapping_error = NULL"""
+
 # The retry rule as SQL over the file f and its current job j; ``retryable`` below is the same
 # rule for a row already read.
 RETRYABLE_SQL = """(j.attempt < j.max_attempts
@@ -154,17 +182,7 @@ WITH job AS (
        AND status = 'published'
        AND republish_count >= %(max_republish)s
     RETURNING id, file_id, attempt, republish_count
-), file AS (
-    UPDATE stored_file f
-       SET status = 'ERROR',
-           error_code = 'NO_ACK',
-           error_message = '{NO_ACK_MESSAGE}',
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-)
+), {_file_follows(_failed("NO_ACK", NO_ACK_MESSAGE))}
 SELECT id, file_id, attempt, republish_count FROM job
 """
 
@@ -179,16 +197,7 @@ WITH job AS (
        AND file_id = %(file_id)s
        AND status = 'published'
     RETURNING id, file_id, attempt
-), file AS (
-    UPDATE stored_file f
-       SET status = 'PROCESSING',
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-    RETURNING f.id
-)
+), {_file_follows("status = 'PROCESSING'")}
 SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
   FROM job
 """
@@ -237,18 +246,7 @@ WITH target AS (
       FROM target
      WHERE j.id = target.id
     RETURNING j.id, j.file_id, j.attempt
-), file AS (
-    UPDATE stored_file f
-       SET status = CASE WHEN %(status)s = 'error' THEN 'ERROR' ELSE 'PROCESSING' END,
-           error_code = CASE WHEN %(status)s = 'error' THEN %(error_code)s END,
-           error_message = CASE WHEN %(status)s = 'error' THEN %(error_message)s END,
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-    RETURNING f.id
-)
+), {_file_follows(_RESULT_FILE)}
 SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
   FROM job
 """
@@ -263,18 +261,7 @@ WITH job AS (
      WHERE status IN ('published', 'processing')
        AND reply_deadline < now()
     RETURNING id, file_id, attempt
-), file AS (
-    UPDATE stored_file f
-       SET status = 'ERROR',
-           error_code = 'TIMEOUT',
-           error_message = '{TIMEOUT_MESSAGE}',
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-    RETURNING f.id
-)
+), {_file_follows(_failed("TIMEOUT", TIMEOUT_MESSAGE))}
 SELECT job.id, job.file_id, job.attempt, (file.id IS NOT NULL) AS file_moved
   FROM job LEFT JOIN file ON file.id = job.file_id
 """
@@ -302,17 +289,7 @@ WITH job AS (
        AND status IN ('done', 'needs_check')
        AND mapped_at IS NULL
     RETURNING id, file_id, status
-), file AS (
-    UPDATE stored_file f
-       SET status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'NEEDS_CHECK' END,
-           mapping_error = NULL,
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-    RETURNING f.id
-)
+), {_file_follows(_MAPPED_FILE)}
 SELECT job.id, EXISTS (SELECT 1 FROM file) AS file_moved
   FROM job
 """
@@ -325,19 +302,7 @@ WITH job AS (
        AND status IN ('done', 'needs_check')
        AND mapped_at IS NULL
     RETURNING id, file_id
-), file AS (
-    UPDATE stored_file f
-       SET status = 'ERROR',
-           error_code = 'MAPPING_ERROR',
-           error_message = '{MAPPING_MESSAGE}',
-           mapping_error = %(reason)s,
-           updated_at = now()
-      FROM job
-     WHERE f.id = job.file_id
-       AND f.current_recognition_job_id = job.id
-       AND {OPEN_FILE}
-    RETURNING f.id
-)
+), {_file_follows(_failed("MAPPING_ERROR", MAPPING_MESSAGE) + ", mapping_error = %(reason)s")}
 SELECT job.id, EXISTS (SELECT 1 FROM file) AS file_moved
   FROM job
 """
