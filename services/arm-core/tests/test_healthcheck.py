@@ -72,7 +72,8 @@ async def test_nats_unreachable_at_start_then_appears(
     make_core_settings, nats_server_factory
 ) -> None:
     port = free_port()
-    async with run_core(make_core_settings(nats_url=f"nats://127.0.0.1:{port}")) as core:
+    settings = make_core_settings(nats_url=f"nats://127.0.0.1:{port}")
+    async with run_core(settings, wait_for_nats=False) as core:
         assert (await core.client.get("/healthcheck")).json()["nats"] == "down"
         nats_server_factory(port=port)
         await _wait_for(core, "nats", "ok")

@@ -25,6 +25,7 @@ from nats.aio.msg import Msg
 from psycopg.rows import dict_row
 
 from arm_core.app import create_app
+from arm_core.cli import STOP_BOUND_SECONDS
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
 from arm_ka_devstack.nats_server import NatsServer
@@ -104,8 +105,12 @@ class RunningCore:
 
 
 @contextlib.asynccontextmanager
-async def run_core(settings: CoreSettings) -> AsyncIterator[RunningCore]:
-    """arm-core served by uvicorn on a real port inside the test's event loop."""
+async def run_core(
+    settings: CoreSettings, *, wait_for_nats: bool = True
+) -> AsyncIterator[RunningCore]:
+    """arm-core served by uvicorn on a real port inside the test's event loop; with NATS
+    enabled, once its result subscription is in place (unless ``wait_for_nats`` is false, for
+    a test that starts it while NATS is away)."""
     config = uvicorn.Config(
         create_app(settings),
         host="127.0.0.1",
@@ -123,11 +128,15 @@ async def run_core(settings: CoreSettings) -> AsyncIterator[RunningCore]:
                 raise RuntimeError("arm-core stopped while starting")
             await asyncio.sleep(0.02)
         url = f"http://127.0.0.1:{settings.http_port}"
+        if settings.nats_enabled and wait_for_nats:
+            nats_link = server.config.loaded_app.app.state.runtime.nats
+            assert await nats_link.wait_connected(60), "arm-core never subscribed"
         async with httpx.AsyncClient(base_url=url, timeout=10) as client:
             yield RunningCore(settings=settings, url=url, client=client, server=server)
     finally:
         server.should_exit = True
-        await asyncio.wait_for(task, timeout=15)
+        # The core bounds its own stop; a busy machine may need all of it.
+        await asyncio.wait_for(task, timeout=STOP_BOUND_SECONDS + 5)
 
 
 async def wait_until(
