@@ -36,22 +36,25 @@ def _readable_ids(payload: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def _unstorable(value: Any) -> bool:
-    """Text PostgreSQL cannot hold: NUL, or what has no UTF-8 form (an unpaired surrogate;
-    decode_json refuses those in the payload, a header may still carry one)."""
+def _has_nul(value: Any) -> bool:
     if isinstance(value, str):
-        if "\x00" in value:
-            return True
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
+        return "\x00" in value
     if isinstance(value, dict):
-        return any(_unstorable(key) or _unstorable(item) for key, item in value.items())
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
     if isinstance(value, list):
-        return any(_unstorable(item) for item in value)
+        return any(_has_nul(item) for item in value)
     return False
+
+
+def _unstorable_header(text: str | None) -> bool:
+    """A header PostgreSQL cannot hold: NUL, or no UTF-8 form (an unpaired surrogate)."""
+    if text is None:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return "\x00" in text
 
 
 def command_from_message(data: bytes, headers: dict[str, str]) -> AckJob | ApplyResult:
@@ -60,7 +63,10 @@ def command_from_message(data: bytes, headers: dict[str, str]) -> AckJob | Apply
     except ContractError as exc:
         raise UnusableMessage(f"{exc.reason}: {exc.message}", {}, None, False) from None
     status = payload.get("status") if isinstance(payload.get("status"), str) else None
-    if _unstorable(payload) or _unstorable(headers.get(NATS_MSG_ID)):
+    # Text PostgreSQL cannot hold. decode_json has refused unpaired surrogates already, and
+    # JSON carries NUL only as the escape \u0000 (a raw control character is not JSON), so
+    # the payload is walked only when its bytes hold that escape.
+    if (b"\\u0000" in data and _has_nul(payload)) or _unstorable_header(headers.get(NATS_MSG_ID)):
         raise UnusableMessage("text with NUL", _readable_ids(payload), status, False)
     try:
         envelope = envelope_from_payload(payload)
