@@ -30,6 +30,7 @@ from arm_core.testing import (
     job_row,
     minimal_workbook,
     run_core,
+    stored_objects,
     upload,
     wait_until,
 )
@@ -140,11 +141,7 @@ async def test_an_upload_that_answers_an_error_has_registered_nothing(
     assert response.json()["error"]["code"] == "DATABASE_UNAVAILABLE"
     count = await fetch_one(database_dsn, "SELECT count(*) AS n FROM stored_file")
     assert count is not None and count["n"] == 0
-    assert _stored_objects(settings.storage.url) == []
-
-
-def _stored_objects(url: str) -> list[Path]:
-    return [p for p in Path(url.removeprefix("file://")).rglob("*") if p.is_file()]
+    assert stored_objects(settings) == []
 
 
 async def test_a_held_envelope_is_given_up_after_the_hold(

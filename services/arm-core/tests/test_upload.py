@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -15,6 +14,7 @@ from arm_core.testing import (
     job_row,
     minimal_workbook,
     run_core,
+    stored_objects,
     upload,
     wait_until,
 )
@@ -25,11 +25,6 @@ async def core(make_core_settings):
     # No service listens: jobs are published and wait, which is all these tests need.
     async with run_core(make_core_settings(upload_max_bytes=256 * 1024)) as running:
         yield running
-
-
-def _stored_objects(core) -> list[Path]:
-    root = Path(core.settings.storage_url.removeprefix("file://")) / "arm-ka"
-    return [p for p in root.rglob("*") if p.is_file()]
 
 
 @pytest.mark.parametrize(
@@ -66,7 +61,7 @@ async def test_upload_registers_file_and_queues_attempt_1(
     assert obj["size"] == len(content)
     assert obj["created_by"] == "dev"
     assert obj["key"] == f"uploads/{file_id}/original.{file_type.lower()}"
-    stored = _stored_objects(core)
+    stored = stored_objects(core.settings)
     assert [p.read_bytes() for p in stored] == [content]
     audit = await fetch_one(dsn, "SELECT * FROM audit_log WHERE file_id = %s", file_id)
     assert (audit["action"], audit["actor"], audit["job_id"]) == ("file.upload", "dev", job_id)
@@ -97,7 +92,7 @@ async def test_lying_or_unsupported_file_is_415(core, name, content) -> None:
     response = await upload(core.client, name, content)
     assert response.status_code == 415
     assert response.json()["error"]["code"] == "UNSUPPORTED_FORMAT"
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
     assert await fetch_one(core.settings.database_dsn, "SELECT 1 FROM stored_file") is None
 
 
@@ -105,7 +100,7 @@ async def test_zero_byte_file_is_400(core) -> None:
     response = await upload(core.client, "osv.xlsx", b"")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "EMPTY_FILE"
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
 
 
 async def test_over_limit_file_is_413_and_leaves_nothing(core) -> None:
@@ -113,7 +108,7 @@ async def test_over_limit_file_is_413_and_leaves_nothing(core) -> None:
     response = await upload(core.client, "osv.xlsx", big)
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "FILE_TOO_LARGE"
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
 
 
 async def test_streamed_over_limit_without_content_length_is_413(core) -> None:
@@ -135,7 +130,7 @@ async def test_streamed_over_limit_without_content_length_is_413(core) -> None:
         headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
     )
     assert response.status_code == 413
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
 
 
 async def test_failing_transaction_leaves_no_object(core) -> None:
@@ -152,7 +147,7 @@ async def test_failing_transaction_leaves_no_object(core) -> None:
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "DATABASE_UNAVAILABLE"
     assert "disk full" not in response.text
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
     dsn = core.settings.database_dsn
     assert await fetch_one(dsn, "SELECT 1 FROM s3_object") is None
     assert await fetch_one(dsn, "SELECT 1 FROM stored_file") is None
@@ -169,7 +164,7 @@ async def test_unknown_consolidation_is_404_and_leaves_nothing(core, field_first
         response = await _upload_field_after_file(core, missing)
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "CONSOLIDATION_NOT_FOUND"
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
     dsn = core.settings.database_dsn
     for table in ("s3_object", "stored_file", "recognition_job", "audit_log"):
         assert await fetch_one(dsn, f"SELECT 1 FROM {table}") is None, table
@@ -237,7 +232,7 @@ async def test_a_form_that_goes_wrong_after_the_file_leaves_nothing(
     )
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == code
-    assert _stored_objects(core) == []
+    assert stored_objects(core.settings) == []
     dsn = core.settings.database_dsn
     for table in ("s3_object", "stored_file", "recognition_job", "audit_log"):
         assert await fetch_one(dsn, f"SELECT 1 FROM {table}") is None, table
@@ -262,7 +257,7 @@ async def test_original_name_is_kept_for_display_only(core, raw, shown) -> None:
     import unicodedata
 
     assert body["original_name"] == unicodedata.normalize("NFC", shown)
-    [stored] = _stored_objects(core)
+    [stored] = stored_objects(core.settings)
     assert stored.name == "original.xlsx"
     assert stored.parent.name == body["file_id"]
 

@@ -139,6 +139,12 @@ async def run_core(
         await asyncio.wait_for(task, timeout=STOP_BOUND_SECONDS + 5)
 
 
+def stored_objects(settings: CoreSettings) -> list[Path]:
+    """The objects of a ``file://`` store, to show that nothing was left behind."""
+    root = Path(settings.storage_url.removeprefix("file://")) / settings.storage_bucket
+    return [path for path in root.rglob("*") if path.is_file()]
+
+
 async def wait_until(
     predicate: Callable[[], Awaitable[Any]], timeout: float = 10.0, interval: float = 0.05
 ) -> Any:
