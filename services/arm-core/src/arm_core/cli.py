@@ -41,14 +41,17 @@ class _Server(uvicorn.Server):
         if self.should_exit:
             log.warning("arm_core_stop_forced", signal=name)
             os._exit(128 + sig)
-        log.info("arm_core_signalled", signal=name)
+        # The stop is marked before anything is logged: a second signal may run its handler
+        # in the middle of this one, and must find the first already under way.
         self.begin_stop()
+        log.info("arm_core_signalled", signal=name)
 
     def begin_stop(self, exit_code: int = 0) -> None:
         self.exit_code = max(self.exit_code, exit_code)
-        if self.should_exit:
-            return
+        first = not self.should_exit
         self.should_exit = True
+        if not first:
+            return
         deadline = threading.Timer(STOP_BOUND_SECONDS, _overran)
         deadline.daemon = True
         deadline.start()
