@@ -2,7 +2,9 @@
 
 Locator boxes and confidences are what a page reader measures, not what a layout states:
 both are left out; everything else (values, hierarchy, page and line of every row, warning
-codes with their page and line) must match.
+codes with their page and line) must match. Pages printed by another program (``locators=
+False``) are compared without any locator: where a row lands on the page is the printer's
+choice, the values and warning codes are the document's.
 """
 
 from __future__ import annotations
@@ -14,34 +16,42 @@ from recognition_corpus.compare import differences, normalise
 from recognition_corpus.layout import Expected
 
 
-def _strip(result: Expected) -> dict[str, Any]:
+def _strip(result: Expected, *, locators: bool = True) -> dict[str, Any]:
     data = copy.deepcopy(result)
-    for item in data.warnings:
-        if item.get("locator"):
+
+    def place(item: dict[str, Any]) -> None:
+        if not locators:
+            item.pop("locator", None)
+        elif item.get("locator"):
             item["locator"].pop("bbox", None)
+
+    for item in data.warnings:
+        place(item)
     for document in data.documents:
         document.pop("confidence", None)
+        place(document)
         for item in document.get("warnings", []):
-            if item.get("locator"):
-                item["locator"].pop("bbox", None)
+            place(item)
         for key in ("rows", "transactions"):
             for row in document.get(key) or []:
                 row.pop("confidence", None)
-                row.get("locator", {}).pop("bbox", None)
+                place(row)
         if document.get("totals"):
-            document["totals"].get("locator", {}).pop("bbox", None)
+            place(document["totals"])
     return normalise(data)
 
 
-def page_differences(expected: Expected, actual: Expected) -> list[str]:
-    return differences(_strip(expected), _strip(actual))
+def page_differences(expected: Expected, actual: Expected, *, locators: bool = True) -> list[str]:
+    return differences(_strip(expected, locators=locators), _strip(actual, locators=locators))
 
 
-def field_accuracy(expected: Expected, actual: Expected) -> tuple[int, int]:
+def field_accuracy(
+    expected: Expected, actual: Expected, *, locators: bool = True
+) -> tuple[int, int]:
     """(matching, total) leaf fields of the expected documents: the share of what a person
     would not have to correct. A missing document or row counts all its fields as wrong."""
-    want = _strip(expected)
-    got = _strip(actual)
+    want = _strip(expected, locators=locators)
+    got = _strip(actual, locators=locators)
     total = _count(want["documents"])
     wrong = 0
     for e_doc, a_doc in zip(want["documents"], got["documents"], strict=False):

@@ -97,3 +97,107 @@ def image_pdf(images: list[Image.Image]) -> bytes:
         buffer, format="PDF", save_all=True, append_images=images[1:], resolution=float(dpi)
     )
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class PhotoStyle:
+    """A page photographed with a phone: held a little crooked and not square to the page,
+    grey paper lit unevenly with a soft shadow, a darker desk around it, blur, sensor noise,
+    strong JPEG compression."""
+
+    angle: float
+    """Degrees, counter-clockwise."""
+    corners: tuple[tuple[float, float], ...]
+    """How far each page corner (top-left, top-right, bottom-right, bottom-left) is moved,
+    as shares of the page's width and height: the perspective."""
+    paper: int
+    """Grey level of the paper at its brightest."""
+    light: float
+    """How much darker the far side of the page is (a share of ``paper``)."""
+    shadow: float
+    """Darkening inside a soft band across the page (a share), 0 for none."""
+    desk: int
+    """Grey level of the desk around the page."""
+    border: float
+    """Desk visible around the page, as a share of the page's size."""
+    blur: float
+    noise: float
+    jpeg_quality: int
+    dpi: int = 200
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> PhotoStyle:
+        def jitter() -> tuple[float, float]:
+            return (rng.uniform(-0.02, 0.02), rng.uniform(-0.015, 0.015))
+
+        return cls(
+            angle=round(rng.uniform(-3.0, 3.0), 2),
+            corners=tuple(jitter() for _ in range(4)),
+            paper=rng.randint(185, 235),
+            light=rng.uniform(0.05, 0.25),
+            shadow=rng.choice((0.0, rng.uniform(0.1, 0.3))),
+            desk=rng.randint(40, 120),
+            border=rng.uniform(0.03, 0.08),
+            blur=rng.uniform(0.5, 1.1),
+            noise=rng.uniform(4, 10),
+            jpeg_quality=rng.randint(50, 70),
+        )
+
+
+def photograph(pdf: bytes, style: PhotoStyle, *, seed: int = 0) -> list[Image.Image]:
+    """Every page of the PDF as a phone photo (grayscale JPEG-degraded images)."""
+    import cv2
+
+    clean = page_images(pdf, ScanStyle.clean(style.dpi), seed=seed)
+    out: list[Image.Image] = []
+    rng = np.random.default_rng(seed)
+    for page in clean:
+        ink = np.asarray(page, dtype=np.float64) / 255.0
+        height, width = ink.shape
+        yy, xx = np.mgrid[0:height, 0:width]
+        # Light falls off across the page from a random side, with a soft shadow band.
+        direction = rng.uniform(0, 2 * np.pi)
+        ramp = (np.cos(direction) * xx / width + np.sin(direction) * yy / height + 1) / 2
+        light = 1.0 - style.light * ramp
+        if style.shadow:
+            centre = rng.uniform(0.2, 0.8) * width
+            light *= 1.0 - style.shadow / (1.0 + np.exp(-(xx - centre) / (0.04 * width)))
+        paper = style.paper * light * ink + 20 * (1 - ink) * light
+        margin_x, margin_y = int(style.border * width), int(style.border * height)
+        canvas_w, canvas_h = width + 2 * margin_x, height + 2 * margin_y
+        source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        target = np.float32(
+            [
+                [
+                    margin_x + x * width + dx * width,
+                    margin_y + y * height + dy * height,
+                ]
+                for (x, y), (dx, dy) in zip(
+                    ((0, 0), (1, 0), (1, 1), (0, 1)), style.corners, strict=True
+                )
+            ]
+        )
+        matrix = cv2.getPerspectiveTransform(source, target)
+        turn = cv2.getRotationMatrix2D((canvas_w / 2, canvas_h / 2), style.angle, 1.0)
+        matrix = np.vstack([turn, [0, 0, 1]]) @ matrix
+        desk = style.desk + rng.normal(0, 6, (canvas_h, canvas_w))
+        mask = cv2.warpPerspective(
+            np.ones_like(paper, dtype=np.float32), matrix, (canvas_w, canvas_h)
+        )
+        warped = cv2.warpPerspective(
+            paper.astype(np.float32), matrix, (canvas_w, canvas_h), flags=cv2.INTER_LINEAR
+        )
+        photo = warped * mask + desk * (1 - mask)
+        image = Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8))
+        image = _degrade(
+            image,
+            ScanStyle(
+                dpi=style.dpi,
+                noise=style.noise,
+                blur=style.blur,
+                jpeg_quality=style.jpeg_quality,
+            ),
+            seed,
+        )
+        out.append(image)
+    return out

@@ -6,12 +6,24 @@ from __future__ import annotations
 import io
 import random
 import struct
+import tempfile
 import zlib
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from recognition_corpus import Expected, Layout
+from recognition_corpus.printing import PrintSetup, print_to_pdf, write_print_xlsx
 from recognition_corpus.render_pdf import PdfRendering, page_expected, render_pdf
-from recognition_corpus.render_scan import ScanStyle, encode, image_pdf, page_images
+from recognition_corpus.render_scan import (
+    PhotoStyle,
+    ScanStyle,
+    encode,
+    image_pdf,
+    page_images,
+    photograph,
+)
 
 
 @dataclass(frozen=True)
@@ -19,11 +31,13 @@ class Rendered:
     """One layout in one form, with the result a correct recognition gives."""
 
     name: str
-    kind: str  # text-pdf | clean-scan | noisy-scan
+    kind: str  # text-pdf | clean-scan | noisy-scan; printed: print-pdf | scan-DPI | photo
     file_type: str  # PDF | PNG | JPG
     data: bytes
     expected: Expected
     pages: int
+    params: dict[str, Any] = field(default_factory=dict)
+    """The axis values the file was made with (layout, print and scan axes)."""
 
 
 def text_pdf(layout: Layout, *, ruled: bool) -> Rendered | None:
@@ -61,6 +75,96 @@ def scan(
     kind = "noisy-scan" if noisy else "clean-scan"
     name = f"{layout.name}-{kind}.{file_type.lower()}"
     return Rendered(name, kind, file_type, data, expected, rendering.pages)
+
+
+PRINTED_KINDS = ("print-pdf", "scan-300", "scan-200", "scan-150", "photo")
+
+
+def printed(
+    layouts: Sequence[tuple[Layout, PrintSetup]],
+    kinds: Sequence[str] = PRINTED_KINDS,
+    *,
+    workdir: Path | None = None,
+) -> list[Rendered]:
+    """Layouts printed by LibreOffice as an analyst prints a workbook (``print-pdf``: the text
+    PDF), then scanned at 300, 200 or 150 dpi (``scan-DPI``: a scanner's slight turn, noise and
+    compression) or photographed with a phone (``photo``). One page gives a PNG or JPG (the
+    scanner's choice, drawn), several pages an image-only PDF. Layouts a page cannot show
+    (nesting known only from outline levels) are left out."""
+    chosen = [
+        (layout, setup, expected)
+        for layout, setup in layouts
+        if (expected := layout.expected_for(formats=True, outlines=False)) is not None
+    ]
+    with tempfile.TemporaryDirectory(prefix="printed-", dir=workdir) as tmp:
+        root = Path(tmp)
+        books = []
+        for layout, setup, _ in chosen:
+            book = root / f"{layout.name}.xlsx"
+            write_print_xlsx(layout, setup, book)
+            books.append(book)
+        pdfs = print_to_pdf(books, root / "pdf")
+        out: list[Rendered] = []
+        for (layout, setup, expected), book in zip(chosen, books, strict=True):
+            pdf_path = pdfs.get(book)
+            if pdf_path is None:
+                continue
+            pdf = pdf_path.read_bytes()
+            params = {**layout.params, **setup.params}
+            for kind in kinds:
+                out.append(_printed_as(layout.name, kind, pdf, expected, params))
+    return out
+
+
+def _printed_as(
+    name: str, kind: str, pdf: bytes, expected: Expected, params: dict[str, Any]
+) -> Rendered:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    pages = len(document)
+    document.close()
+    if kind == "print-pdf":
+        return Rendered(f"{name}.pdf", kind, "PDF", pdf, expected, pages, params)
+    rng = random.Random(f"{name}:{kind}")  # noqa: S311 - test data
+    if kind == "photo":
+        style = PhotoStyle.draw(rng)
+        images = photograph(pdf, style, seed=rng.randint(0, 2**31))
+        extra = {"photo_angle": _bucket(abs(style.angle), (1, 2)), "photo_paper": style.paper // 20 * 20}
+        quality = style.jpeg_quality
+    else:
+        dpi = int(kind.removeprefix("scan-"))
+        scan_style = ScanStyle(
+            dpi=dpi,
+            angle=round(rng.uniform(-1.0, 1.0), 2),
+            noise=rng.uniform(2, 8),
+            blur=rng.uniform(0.0, 0.5),
+            jpeg_quality=rng.choice((None, rng.randint(60, 85))),
+        )
+        images = page_images(pdf, scan_style, seed=rng.randint(0, 2**31))
+        extra = {"scan_compression": "jpeg" if scan_style.jpeg_quality else "none"}
+        quality = scan_style.jpeg_quality or 90
+    if len(images) > 1:
+        file_type, data = "PDF", image_pdf(images)
+    else:
+        file_type = "JPG" if kind == "photo" or rng.random() < 0.5 else "PNG"
+        data = encode(images[0], file_type, quality=quality)
+    return Rendered(
+        f"{name}-{kind}.{file_type.lower()}",
+        kind,
+        file_type,
+        data,
+        expected,
+        pages,
+        {**params, **extra, "pages": "many" if pages > 1 else "one"},
+    )
+
+
+def _bucket(value: float, edges: Sequence[float]) -> str:
+    for edge in edges:
+        if value < edge:
+            return f"<{edge:g}"
+    return f">={edges[-1]:g}"
 
 
 # Hostile and broken files.

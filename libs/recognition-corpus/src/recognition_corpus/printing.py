@@ -1,0 +1,304 @@
+"""Layouts printed the way an analyst's PDFs are made: a workbook with a page setup (A4, fitted
+to the page width, landscape where wide, the table header repeated on every page, wrapped text
+in narrow columns, a real font) printed to PDF by LibreOffice headless in a Russian locale.
+
+    setup = print_setup(seed, index)           # the print axes of one layout
+    write_print_xlsx(layout, setup, path)
+    pdfs = print_to_pdf([path, ...], outdir)   # one LibreOffice run for many workbooks
+
+The page setup varies along its own axes (PRINT_AXES), drawn independently of the layout's axes,
+so that accuracy can be reported per font, border style, column width and orientation.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from document_extraction.headers import find_osv_header, find_statement_header
+from recognition_corpus.axes.draw import Axis, Draw, uniform
+from recognition_corpus.layout import Cell, Layout, Sheet
+
+PRINT_AXES: dict[str, Axis] = {
+    # Carlito is metric-compatible with Calibri (Excel's default), Liberation Sans with Arial.
+    "print_font": uniform("Carlito", "Liberation Sans", "DejaVu Sans", "Liberation Serif"),
+    "print_size": uniform(8, 9, 10, 11),
+    # all: a ruled grid; none: no lines at all; header: only the header is boxed.
+    "print_borders": uniform("all", "none", "header"),
+    # fit: text columns as wide as their text; wrap: long names wrap onto two or three lines.
+    "print_text_width": uniform("fit", "wrap"),
+    "print_orientation": (("auto", 0.8), ("portrait", 0.2)),
+    "print_repeat_header": (("yes", 0.7), ("no", 0.3)),
+}
+
+# Column widths are in characters of the workbook's default font (11 pt).
+_WRAP_WIDTH = 26
+_MAX_TEXT_WIDTH = 60
+_LANDSCAPE_WIDTH = 120
+CONVERT_TIMEOUT_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class PrintSetup:
+    font: str = "Carlito"
+    size: int = 10
+    borders: str = "all"
+    text_width: str = "fit"
+    orientation: str = "auto"
+    repeat_header: bool = True
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {
+            "print_font": self.font,
+            "print_size": self.size,
+            "print_borders": self.borders,
+            "print_text_width": self.text_width,
+            "print_orientation": self.orientation,
+            "print_repeat_header": "yes" if self.repeat_header else "no",
+        }
+
+
+def print_setup(seed: int, index: int) -> PrintSetup:
+    draw = Draw(seed, index, PRINT_AXES)
+    return PrintSetup(
+        font=draw["print_font"],
+        size=draw["print_size"],
+        borders=draw["print_borders"],
+        text_width=draw["print_text_width"],
+        orientation=draw["print_orientation"],
+        repeat_header=draw["print_repeat_header"] == "yes",
+    )
+
+
+@dataclass(frozen=True)
+class _Table:
+    header_first: int
+    header_last: int
+    last: int
+
+
+def _table(sheet: Sheet) -> _Table | None:
+    rows = [[None if v is None else str(v) for v in row] for row in sheet.rows]
+    found: tuple[int, int] | None = None
+    osv = find_osv_header(rows)
+    if osv is not None:
+        found = (osv.first_row, osv.last_row)
+    else:
+        statement = find_statement_header(rows)
+        if statement is not None:
+            found = (statement.first_row, statement.row)
+    if found is None:
+        return None
+    last = found[1]
+    for index in range(found[1] + 1, len(sheet.rows)):
+        if sum(v is not None and v != "" for v in sheet.rows[index]) >= 3:
+            last = index
+    return _Table(found[0], found[1], last)
+
+
+def _shown(value: Cell, fmt: str | None) -> str:
+    """Roughly what a cell shows, for its column's width."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime.date):
+        return "00.00.0000"
+    if isinstance(value, int | float):
+        if fmt and "0.00" in fmt:
+            return f"({abs(value):,.2f})"
+        return f"{value:.2f}" if value != int(value) else str(int(value))
+    return str(value)
+
+
+def _widths(sheet: Sheet, table: _Table | None, setup: PrintSetup) -> list[float]:
+    first = table.header_last + 1 if table else 0
+    last = table.last if table else len(sheet.rows) - 1
+    widths: list[float] = []
+    for column in range(sheet.width):
+        longest = 0
+        texty = False
+        for r in range(first, last + 1):
+            row = sheet.rows[r]
+            if column >= len(row):
+                continue
+            value = row[column]
+            shown = _shown(value, sheet.formats.get((r, column)))
+            lines = shown.split("\n")
+            longest = max(longest, *(len(line) for line in lines))
+            texty = texty or (isinstance(value, str) and any(ch.isalpha() for ch in value))
+        if texty:
+            cap = _WRAP_WIDTH if setup.text_width == "wrap" else _MAX_TEXT_WIDTH
+            longest = min(longest, cap)
+        widths.append(max(4.0, longest * _char_width(setup) + 2))
+    return widths
+
+
+def _char_width(setup: PrintSetup) -> float:
+    # Digits and capitals of an 11 pt font are a little wider than the width unit.
+    return 1.15 * setup.size / 11
+
+
+def _wrapped_lines(text: str, width: float, setup: PrintSetup) -> int:
+    """Lines a wrapped cell of this width takes (greedy, by words, as a spreadsheet wraps)."""
+    # Bold captions and wide letters: estimated on the generous side (a little air under a
+    # row is what real sheets have; a clipped line is not).
+    capacity = max(1, int((width - 2) / (_char_width(setup) * 1.25)))
+    lines = 0
+    for paragraph in text.split("\n"):
+        used = capacity  # a paragraph starts a new line
+        for word in paragraph.split() or [""]:
+            if used + 1 + len(word) > capacity:
+                # A word longer than the column is broken over as many lines as it needs.
+                lines += -(-max(len(word), 1) // capacity)
+                used = len(word) % capacity or capacity
+            else:
+                used += 1 + len(word)
+    return lines
+
+
+def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
+    """The layout's first sheets as a print-ready workbook (values as the layout holds them,
+    with their number formats; merges kept)."""
+    import xlsxwriter  # type: ignore[import-untyped]
+
+    workbook = xlsxwriter.Workbook(
+        str(path), {"strings_to_numbers": False, "strings_to_urls": False}
+    )
+    cache: dict[tuple[Any, ...], Any] = {}
+
+    def style(fmt: str | None, *, wrap: bool, border: bool, bold: bool) -> Any:
+        key = (fmt, wrap, border, bold)
+        if key not in cache:
+            props: dict[str, Any] = {
+                "font_name": setup.font,
+                "font_size": setup.size,
+                "valign": "top",
+            }
+            if fmt:
+                props["num_format"] = fmt
+            if wrap:
+                props["text_wrap"] = True
+            if border:
+                props["border"] = 1
+            if bold:
+                props["bold"] = True
+            cache[key] = workbook.add_format(props)
+        return cache[key]
+
+    for sheet in layout.sheets:
+        ws = workbook.add_worksheet(sheet.name)
+        table = _table(sheet)
+        widths = _widths(sheet, table, setup)
+        for column, width in enumerate(widths):
+            ws.set_column(column, column, width)
+        merged_from = {(r0, c0): (r1, c1) for r0, c0, r1, c1 in sheet.merges}
+
+        def _wraps(r: int, c: int, row: Sequence[Cell]) -> bool:
+            inside = table is not None and table.header_first <= r <= table.last
+            # A title line overflows into the empty cells to its right, as in the sheet;
+            # text with a neighbour to its right would be cut off, so it wraps instead.
+            neighbour = c + 1 < len(row) and row[c + 1] not in (None, "")
+            return inside or neighbour
+
+        def cell_style(r: int, c: int, value: Cell, row: Sequence[Cell]) -> Any:
+            fmt = sheet.formats.get((r, c))
+            if isinstance(value, datetime.date) and fmt is None:
+                fmt = "dd.mm.yyyy"
+            in_header = table is not None and table.header_first <= r <= table.header_last
+            in_body = table is not None and table.header_last < r <= table.last
+            border = (setup.borders == "all" and (in_header or in_body)) or (
+                setup.borders == "header" and in_header
+            )
+            wrap = isinstance(value, str) and _wraps(r, c, row)
+            return style(fmt, wrap=wrap, border=border, bold=in_header)
+
+        # A spreadsheet program stores each row's height; LibreOffice keeps what the file
+        # says, so a row of wrapped text is made as tall as its lines.
+        spans = {(r0, c0): c1 for (r0, c0), (_, c1) in merged_from.items()}
+        for r, row in enumerate(sheet.rows):
+            lines = 1
+            for c, value in enumerate(row):
+                if isinstance(value, str) and value and _wraps(r, c, row):
+                    width = sum(widths[c : spans.get((r, c), c) + 1])
+                    lines = max(lines, _wrapped_lines(value, width, setup))
+            ws.set_row(r, lines * setup.size * 1.22 + 3)
+        for r, row in enumerate(sheet.rows):
+            for c, value in enumerate(row):
+                if (r, c) in merged_from:
+                    continue
+                fmt = cell_style(r, c, value, row)
+                if value is None:
+                    if fmt is not None and table is not None and table.header_first <= r:
+                        ws.write_blank(r, c, None, fmt)
+                    continue
+                if isinstance(value, str):
+                    ws.write_string(r, c, value, fmt)
+                elif isinstance(value, datetime.date):
+                    ws.write_datetime(r, c, value, fmt)
+                else:
+                    ws.write_number(r, c, value, fmt)
+        for (r0, c0), (r1, c1) in merged_from.items():
+            row = sheet.rows[r0]
+            value = row[c0] if c0 < len(row) else None
+            ws.merge_range(
+                r0, c0, r1, c1, "" if value is None else value, cell_style(r0, c0, value, row)
+            )
+        ws.set_paper(9)  # A4
+        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
+        ws.fit_to_pages(1, 0)
+        if setup.orientation == "auto" and sum(widths) > _LANDSCAPE_WIDTH:
+            ws.set_landscape()
+        else:
+            ws.set_portrait()
+        if table is not None and setup.repeat_header:
+            ws.repeat_rows(table.header_first, table.header_last)
+    if not layout.sheets:
+        workbook.add_worksheet("Лист1")
+    workbook.close()
+
+
+def print_to_pdf(workbooks: Sequence[Path], outdir: Path) -> dict[Path, Path]:
+    """Each workbook printed to ``outdir/<stem>.pdf`` by one LibreOffice run, in a Russian
+    locale (digit groups by a space, a decimal comma). Returns the PDFs that were made."""
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        raise RuntimeError("LibreOffice (soffice) is not installed: scripts/install-system-deps.sh")
+    outdir.mkdir(parents=True, exist_ok=True)
+    profile = Path(tempfile.mkdtemp(prefix="lo-profile-"))
+    env = {
+        **os.environ,
+        "LANG": "ru_RU.UTF-8",
+        "LC_ALL": "ru_RU.UTF-8",
+        "SAL_USE_VCLPLUGIN": "svp",
+        "HOME": str(profile),
+    }
+    try:
+        subprocess.run(  # noqa: S603 - a fixed program on files this process wrote
+            [
+                soffice,
+                f"-env:UserInstallation={profile.as_uri()}",
+                "--headless",
+                "--norestore",
+                "--nolockcheck",
+                "--convert-to",
+                "pdf:calc_pdf_Export",
+                "--outdir",
+                str(outdir),
+                *map(str, workbooks),
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=CONVERT_TIMEOUT_SECONDS,
+        )
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    made = {path: outdir / f"{path.stem}.pdf" for path in workbooks}
+    return {source: pdf for source, pdf in made.items() if pdf.exists()}
