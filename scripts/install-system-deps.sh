@@ -4,8 +4,10 @@ set -euo pipefail
 
 packages=()
 # Tesseract with Russian and English data for the scan gateway; Chromium drives the UI tests;
-# DejaVu gives the rendered test scans and PDFs Cyrillic glyphs.
-needed=(tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng chromium fonts-dejavu-core)
+# DejaVu gives the rendered test scans and PDFs Cyrillic glyphs; LibreOffice Calc with
+# Carlito (Calibri metrics) and Liberation fonts prints workbooks to PDF as analysts do.
+needed=(tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng chromium fonts-dejavu-core
+  libreoffice-calc-nogui fonts-crosextra-carlito fonts-liberation2)
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || packages+=("$pkg")
 done

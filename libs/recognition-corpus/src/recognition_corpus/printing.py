@@ -34,7 +34,8 @@ PRINT_AXES: dict[str, Axis] = {
     "print_borders": uniform("all", "none", "header"),
     # fit: text columns as wide as their text; wrap: long names wrap onto two or three lines.
     "print_text_width": uniform("fit", "wrap"),
-    "print_orientation": (("auto", 0.8), ("portrait", 0.2)),
+    # auto: landscape where the table is wide; landscape: always.
+    "print_orientation": (("auto", 0.8), ("landscape", 0.2)),
     "print_repeat_header": (("yes", 0.7), ("no", 0.3)),
 }
 
@@ -253,7 +254,7 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
         ws.set_paper(9)  # A4
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         ws.fit_to_pages(1, 0)
-        if setup.orientation == "auto" and sum(widths) > _LANDSCAPE_WIDTH:
+        if setup.orientation == "landscape" or sum(widths) > _LANDSCAPE_WIDTH:
             ws.set_landscape()
         else:
             ws.set_portrait()

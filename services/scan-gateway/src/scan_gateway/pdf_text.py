@@ -6,9 +6,12 @@ from typing import Any
 
 from scan_gateway.words import PageWords, Rule, Word
 
-# Characters closer than this (points) horizontally are one word; pdfplumber's default (3)
-# would glue the words of a tightly set table across a column border.
-X_TOLERANCE = 1.5
+# Characters closer than this (a share of their size) horizontally are one word. Letters of a
+# word are set edge to edge; two cells of a table row are apart by their paddings, which a
+# spreadsheet scales with the font when it fits the sheet to the page (about a fifth of the
+# size), so a right-aligned number and the name beside it stay two words. pdfplumber's default
+# (3 pt) glues them.
+X_TOLERANCE_RATIO = 0.12
 Y_TOLERANCE = 2.0
 # A page with fewer characters than this in its text layer is treated as a scan.
 MIN_TEXT_CHARS = 8
@@ -27,7 +30,7 @@ def page_words(page: Any, number: int) -> PageWords:
         for item in page.extract_words(
             keep_blank_chars=False,
             use_text_flow=False,
-            x_tolerance=X_TOLERANCE,
+            x_tolerance_ratio=X_TOLERANCE_RATIO,
             y_tolerance=Y_TOLERANCE,
         )
     ]
