@@ -109,9 +109,15 @@ def lines_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) -> l
 
 
 def phrases_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) -> list[Phrase]:
+    """Words of one cell's text: of one run of the text layer, or (OCR) close together."""
     phrases: list[Phrase] = []
     for word in words:
-        if phrases and word.x0 - phrases[-1].x1 <= gap * height:
+        last = phrases[-1].words[-1] if phrases else None
+        if last is not None and word.run is not None and last.run is not None:
+            joined = word.run == last.run
+        else:
+            joined = last is not None and word.x0 - phrases[-1].x1 <= gap * height
+        if joined:
             phrases[-1].words.append(word)
         else:
             phrases.append(Phrase([word]))

@@ -19,21 +19,19 @@ MIN_TEXT_CHARS = 8
 
 def page_words(page: Any, number: int) -> PageWords:
     """Words and rules of one ``pdfplumber`` page, in points from its top-left corner."""
-    words = [
-        Word(
-            text=item["text"],
-            x0=float(item["x0"]),
-            y0=float(item["top"]),
-            x1=float(item["x1"]),
-            y1=float(item["bottom"]),
-        )
-        for item in page.extract_words(
-            keep_blank_chars=False,
-            use_text_flow=False,
-            x_tolerance_ratio=X_TOLERANCE_RATIO,
-            y_tolerance=Y_TOLERANCE,
-        )
-    ]
+    words: list[Word] = []
+    runs = page.extract_words(
+        keep_blank_chars=True,
+        use_text_flow=False,
+        x_tolerance_ratio=X_TOLERANCE_RATIO,
+        y_tolerance=Y_TOLERANCE,
+        return_chars=True,
+    )
+    run = 0
+    for item in runs:
+        for piece in _pieces(item["chars"]):
+            run += 1
+            words += [_word(chars, run) for chars in _split(piece, " \u00a0") if chars]
     rules: list[Rule] = []
     for edge in page.edges:
         if edge["orientation"] == "h":
@@ -48,6 +46,44 @@ def page_words(page: Any, number: int) -> PageWords:
         rules=rules,
         source="text",
     )
+
+
+def _word(chars: list[dict[str, Any]], run: int) -> Word:
+    return Word(
+        text="".join(ch["text"] for ch in chars),
+        x0=min(float(ch["x0"]) for ch in chars),
+        y0=min(float(ch["top"]) for ch in chars),
+        x1=max(float(ch["x1"]) for ch in chars),
+        y1=max(float(ch["bottom"]) for ch in chars),
+        run=run,
+    )
+
+
+def _pieces(chars: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A run cut where two or more blanks follow each other: a report typeset with spaces
+    aligns its columns that way."""
+    pieces: list[list[dict[str, Any]]] = [[]]
+    blanks = 0
+    for ch in chars:
+        if ch["text"].isspace():
+            blanks += 1
+            pieces[-1].append(ch)
+            continue
+        if blanks >= 2:
+            pieces.append([])
+        blanks = 0
+        pieces[-1].append(ch)
+    return pieces
+
+
+def _split(chars: list[dict[str, Any]], blanks: str) -> list[list[dict[str, Any]]]:
+    words: list[list[dict[str, Any]]] = [[]]
+    for ch in chars:
+        if ch["text"] in blanks or ch["text"].isspace():
+            words.append([])
+        else:
+            words[-1].append(ch)
+    return words
 
 
 def has_text(page: Any) -> bool:

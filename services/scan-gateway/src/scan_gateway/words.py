@@ -19,6 +19,10 @@ class Word:
     y1: float
     confidence: float | None = None
     """0-100 from OCR; ``None`` for text read from a PDF's text layer (exact)."""
+    run: int | None = None
+    """Text layer: the run of characters the word was set in. Words joined by a space
+    character are one run, i.e. one cell's text; two cells are two runs however close.
+    ``None`` for OCR words, where only the gaps tell."""
 
     @property
     def cx(self) -> float:
