@@ -22,6 +22,7 @@ from typing import Literal
 
 from document_extraction import BBox
 from scan_gateway.words import PageWords, Rule, Word
+from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
 
 # Words closer than this (in text heights) belong to one phrase; a column gap is wider.
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
@@ -30,15 +31,11 @@ OCR_PHRASE_GAP = 0.8
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
-# A line this close (centre to centre, in line heights) below a table row may continue it:
-# lines wrapped inside a cell are set closer than the rows of a table.
-CONTINUATION_PITCH = 1.4
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
 # the border of a one-line table row is about twice the text height.
 MIN_RULE = 1.2
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
-_NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 
 
 @dataclass
@@ -124,10 +121,6 @@ def phrases_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) ->
     return phrases
 
 
-def _is_numeric(text: str) -> bool:
-    return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
-
-
 def column_gaps(
     lines: Sequence[Line], *, tolerance: float = 0.0, slack: float = 1.0
 ) -> list[tuple[float, float]]:
@@ -138,7 +131,7 @@ def column_gaps(
     body = [
         line
         for line in lines
-        if len(line.phrases) >= 3 and any(_is_numeric(p.text) for p in line.phrases)
+        if len(line.phrases) >= 3 and any(is_numeric(p.text) for p in line.phrases)
     ]
     if not body:
         return []
@@ -271,7 +264,10 @@ def build_page_grid(
         below = [w for w in words if w.cy > bottom]
         rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False)
         rows += _ruled_rows(inside, ys, xs, vertical, height)
-        rows += _line_rows(lines_of(below, height, gap), xs, height, fold=False)
+        # A table boxed only around its header: its body is set below the box, by lines.
+        below_lines = lines_of(below, height, gap)
+        unit = statistics.median(line.extent for line in below_lines) if below_lines else height
+        rows += _line_rows(below_lines, xs, unit, fold=True)
     else:
         lines = lines_of(words, height, gap)
         found = (
@@ -295,50 +291,23 @@ def _line_rows(
     gaps: Sequence[tuple[float, float]] = (),
 ) -> list[dict[int, list[Word]]]:
     """A row per line; phrases go to the column their left edge is in (a phrase starting in
-    a gap belongs to the column right of it). With ``fold``, a line that only continues
-    cells of the table row above is added to that row (``height``: of a line of text)."""
-    rows: list[dict[int, list[Word]]] = []
-    previous: Line | None = None
+    a gap belongs to the column right of it). With ``fold``, the lines of a wrapped cell join
+    the row of their amounts (``height``: of a line of text)."""
+    table: list[TableLine] = []
     for line in lines:
         row: dict[int, list[Word]] = {}
+        texts: list[tuple[int, str]] = []
         for phrase in line.phrases:
             column = _column_of(phrase.x0, bounds)
             for k, (a, b) in enumerate(gaps):
                 if a <= phrase.x0 <= b:
                     column = k + 1
             row.setdefault(column, []).extend(phrase.words)
-        if (
-            fold
-            and previous is not None
-            and rows
-            and _continues(line, row, previous, rows[-1], height)
-        ):
-            for column, words in row.items():
-                rows[-1][column].extend(words)
-            previous = Line(previous.words + line.words, previous.phrases)
-            continue
-        rows.append(row)
-        previous = line
-    return rows
-
-
-def _continues(
-    line: Line,
-    row: dict[int, list[Word]],
-    previous: Line,
-    above: dict[int, list[Word]],
-    unit: float,
-) -> bool:
-    if len(above) < 2 or len(row) >= len(above) or not set(row) <= set(above):
-        return False
-    if len(above) == 2 and min(above) in row:
-        # "Банк: | Беларусбанк" over "Выписка по счету": a label and its value, then the
-        # next title line, not a wrapped cell.
-        return False
-    if any(_is_numeric(p.text) and sum(ch.isdigit() for ch in p.text) > 1 for p in line.phrases):
-        return False  # an amount starts a row; "(1)" closing a wrapped name does not
-    last_line_of_above = max(w.cy for w in previous.words)
-    return line.cy - last_line_of_above <= CONTINUATION_PITCH * unit
+            texts.append((column, phrase.text))
+        table.append(TableLine(line.cy, row, texts))
+    if fold:
+        return fold_wrapped(table, height)
+    return [line.cells for line in table]
 
 
 def _ruled_rows(

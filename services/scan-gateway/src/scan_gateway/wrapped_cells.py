@@ -1,0 +1,193 @@
+"""Lines of an unruled table into rows: a cell whose text wraps over several lines belongs to
+the row of its amounts, whichever way the sheet aligned it.
+
+A table row has one line with its amounts, dates or numbers (its anchor). A wrapped name or
+purpose adds lines holding text only, set closer together than rows are: below the anchor
+when cells are aligned to the top, above it when aligned to the bottom, on both sides when
+centred. Which of the three the page uses is read off the page itself (which neighbour the
+text lines sit closer to), then every text line joins the anchor its alignment points to.
+Lines of another kind (a caption over the amounts, "Остаток на начало дня ..." in the date
+column) are rows of their own and end a wrapped cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from scan_gateway.words import Word
+
+_NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
+# A column is numeric when this share of its phrases are numbers, dates or codes.
+NUMERIC_COLUMN = 0.6
+# How much closer (in line heights) one neighbour must be than the other to show which
+# side a text line belongs to.
+SIDE_MARGIN = 0.12
+# A text line before the first or after the last anchor joins it only this close (line to
+# line, in line heights): farther away it is a title or a signature, not a wrapped cell.
+EDGE_PITCH = 1.6
+# A caption's wrapped line is this close (centre to centre, in line heights) below the line
+# above it; the next row of a header is set farther.
+CAPTION_PITCH = 1.4
+# One alignment must have this many times the other's evidence to be taken.
+MAJORITY = 3
+
+
+def is_numeric(text: str) -> bool:
+    return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
+
+
+@dataclass
+class TableLine:
+    """One line of words: its centre height and its phrases by column."""
+
+    cy: float
+    cells: dict[int, list[Word]]
+    texts: list[tuple[int, str]]
+
+
+class _Kind(Enum):
+    ANCHOR = "anchor"
+    TEXT = "text"
+    OTHER = "other"
+
+
+class Alignment(Enum):
+    TOP = "top"
+    CENTER = "center"
+    BOTTOM = "bottom"
+
+
+def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
+    """Columns of numbers, dates and codes, judged on lines of several cells (a title line
+    of one long phrase is not the table's)."""
+    counts: dict[int, list[int]] = {}
+    for line in lines:
+        if len(line.texts) < 2:
+            continue
+        for column, text in line.texts:
+            seen = counts.setdefault(column, [0, 0])
+            seen[0] += is_numeric(text)
+            seen[1] += 1
+    return {c for c, (num, all_) in counts.items() if num >= 2 and num >= NUMERIC_COLUMN * all_}
+
+
+def _kind(line: TableLine, numeric: set[int]) -> _Kind:
+    in_numeric = [text for column, text in line.texts if column in numeric]
+    if any(is_numeric(text) for text in in_numeric):
+        return _Kind.ANCHOR
+    return _Kind.OTHER if in_numeric else _Kind.TEXT
+
+
+def alignment(lines: Sequence[TableLine], kinds: Sequence[_Kind], unit: float) -> Alignment:
+    """Top, centre or bottom: which neighbours the text lines between anchors sit closer to."""
+    up = down = 0
+    for index, kind in enumerate(kinds):
+        if kind is not _Kind.TEXT or index == 0 or index == len(lines) - 1:
+            continue
+        if kinds[index - 1] is _Kind.OTHER or kinds[index + 1] is _Kind.OTHER:
+            continue
+        above = lines[index].cy - lines[index - 1].cy
+        below = lines[index + 1].cy - lines[index].cy
+        if above < below - SIDE_MARGIN * unit:
+            up += 1
+        elif below < above - SIDE_MARGIN * unit:
+            down += 1
+    if down > MAJORITY * up:
+        return Alignment.BOTTOM
+    if up >= MAJORITY * down:
+        return Alignment.TOP
+    return Alignment.CENTER
+
+
+def _owner(
+    index: int,
+    lines: Sequence[TableLine],
+    kinds: Sequence[_Kind],
+    how: Alignment,
+    unit: float,
+) -> int | None:
+    """The anchor a text line joins, or None (it is a row of its own)."""
+
+    def walk(step: int) -> int | None:
+        position = index + step
+        while 0 <= position < len(lines):
+            if kinds[position] is _Kind.OTHER:
+                return None
+            if kinds[position] is _Kind.ANCHOR:
+                return position
+            position += step
+        return None
+
+    above, below = walk(-1), walk(1)
+    if how is Alignment.TOP:
+        choice = _edge(index, above, lines, unit) if below is None else above
+    elif how is Alignment.BOTTOM:
+        choice = _edge(index, below, lines, unit) if above is None else below
+    elif above is None or below is None:
+        choice = _edge(index, above if above is not None else below, lines, unit)
+    else:
+        up = lines[index].cy - lines[above].cy
+        down = lines[below].cy - lines[index].cy
+        choice = above if up <= down else below
+    return choice
+
+
+def _edge(index: int, anchor: int | None, lines: Sequence[TableLine], unit: float) -> int | None:
+    """Past the first or the last anchor a line joins it only through lines set as closely
+    as the lines of one cell."""
+    if anchor is None:
+        return None
+    step = 1 if anchor > index else -1
+    for position in range(index, anchor, step):
+        if abs(lines[position + step].cy - lines[position].cy) > EDGE_PITCH * unit:
+            return None
+    return anchor
+
+
+def _continues_caption(line: TableLine, above: TableLine, unit: float) -> bool:
+    """A caption wrapped in its cell: the next line holds fewer cells, all under cells of the
+    line above, no amounts, and is set as close as the lines of one cell."""
+    columns = {c for c, _ in line.texts}
+    over = {c for c, _ in above.texts}
+    if len(over) < 2 or len(columns) >= len(over) or not columns <= over:
+        return False
+    if len(over) == 2 and min(over) in columns:
+        # "Банк: | Беларусбанк" over "Выписка по счету": a label and its value, then the
+        # next title line, not a wrapped cell.
+        return False
+    if any(is_numeric(text) and sum(ch.isdigit() for ch in text) > 1 for _, text in line.texts):
+        return False  # an amount starts a row; "(1)" closing a wrapped name does not
+    return line.cy - above.cy <= CAPTION_PITCH * unit
+
+
+def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list[Word]]]:
+    """Rows of cells: each anchor with the text lines that belong to it, a caption with its
+    wrapped lines, every other line a row of its own, in page order. ``unit``: the height of
+    a line of text."""
+    numeric = _numeric_columns(lines)
+    kinds = [_kind(line, numeric) for line in lines]
+    how = alignment(lines, kinds, unit)
+    owners: list[int | None] = [
+        _owner(i, lines, kinds, how, unit) if kind is _Kind.TEXT else None
+        for i, kind in enumerate(kinds)
+    ]
+    for index in range(1, len(lines)):
+        previous = index - 1
+        target = owners[previous] if owners[previous] is not None else previous
+        if (
+            owners[index] is None
+            and kinds[index] is not _Kind.ANCHOR
+            and kinds[target] is not _Kind.ANCHOR
+            and _continues_caption(lines[index], lines[previous], unit)
+        ):
+            owners[index] = target
+    rows: dict[int, dict[int, list[Word]]] = {}
+    for index, line in enumerate(lines):
+        owner = owners[index]
+        row = rows.setdefault(index if owner is None else owner, {})
+        for column, words in line.cells.items():
+            row.setdefault(column, []).extend(words)
+    return [rows[i] for i in sorted(rows)]
