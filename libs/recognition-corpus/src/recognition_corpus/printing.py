@@ -42,7 +42,8 @@ PRINT_AXES: dict[str, Axis] = {
 # Column widths are in characters of the workbook's default font (11 pt).
 _WRAP_WIDTH = 26
 _MAX_TEXT_WIDTH = 60
-_LANDSCAPE_WIDTH = 120
+# Points a portrait A4 page holds between its margins; a wider table is printed landscape.
+_PORTRAIT_WIDTH = 540
 CONVERT_TIMEOUT_SECONDS = 600
 
 
@@ -118,50 +119,100 @@ def _shown(value: Cell, fmt: str | None) -> str:
     return str(value)
 
 
-def _widths(sheet: Sheet, table: _Table | None, setup: PrintSetup) -> list[float]:
+class _Metrics:
+    """Text widths in points in the setup's real font (as LibreOffice will set it), for
+    column widths that fit and row heights that hold every wrapped line."""
+
+    def __init__(self, setup: PrintSetup) -> None:
+        self.setup = setup
+        self._fonts: dict[bool, Any] = {}
+
+    def _font(self, bold: bool) -> Any:
+        if bold not in self._fonts:
+            from PIL import ImageFont
+
+            style = "bold" if bold else "regular"
+            found = subprocess.run(  # noqa: S603 - a fixed program
+                ["fc-match", "-f", "%{file}", f"{self.setup.font}:{style}"],  # noqa: S607
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            # Measured at 10x the size: PIL rounds lengths to whole pixels.
+            self._fonts[bold] = ImageFont.truetype(found, self.setup.size * 10)
+        return self._fonts[bold]
+
+    def width(self, text: str, *, bold: bool = False) -> float:
+        return float(self._font(bold).getlength(text)) / 10
+
+    def lines(self, text: str, width: float, *, bold: bool) -> int:
+        """Lines a wrapped cell ``width`` points wide takes (greedy by words, a word wider
+        than the cell broken where it must, as a spreadsheet wraps)."""
+        room = max(width - 2 * _PADDING, 1.0)
+        count = 0
+        for paragraph in text.split("\n"):
+            line = ""
+            count += 1
+            for word in paragraph.split():
+                candidate = f"{line} {word}" if line else word
+                if self.width(candidate, bold=bold) <= room:
+                    line = candidate
+                    continue
+                if line:
+                    count += 1
+                line = word
+                while len(line) > 1 and self.width(line, bold=bold) > room:
+                    cut = len(line) - 1
+                    while cut > 1 and self.width(line[:cut], bold=bold) > room:
+                        cut -= 1
+                    count += 1
+                    line = line[cut:]
+        return count
+
+
+# Points of padding on each side of a cell's text; column widths in characters of the
+# default font (Calibri 11: 7 px of 96 dpi per character plus 5 px).
+_PADDING = 2.5
+
+
+def _points(width: float) -> float:
+    return (width * 7 + 5) * 0.75
+
+
+def _characters(points: float) -> float:
+    return max(0.0, (points / 0.75 - 5) / 7)
+
+
+def _widths(
+    sheet: Sheet, table: _Table | None, setup: PrintSetup, metrics: _Metrics
+) -> list[float]:
+    """Column widths (characters): the widest value of the body, text capped (it wraps),
+    and at least the longest word of the header's captions."""
     first = table.header_last + 1 if table else 0
     last = table.last if table else len(sheet.rows) - 1
+    header = range(table.header_first, table.header_last + 1) if table else range(0)
+    cap = _WRAP_WIDTH if setup.text_width == "wrap" else _MAX_TEXT_WIDTH
     widths: list[float] = []
     for column in range(sheet.width):
-        longest = 0
-        texty = False
+        widest = 0.0
         for r in range(first, last + 1):
             row = sheet.rows[r]
-            if column >= len(row):
+            if column >= len(row) or row[column] is None:
                 continue
             value = row[column]
             shown = _shown(value, sheet.formats.get((r, column)))
-            lines = shown.split("\n")
-            longest = max(longest, *(len(line) for line in lines))
-            texty = texty or (isinstance(value, str) and any(ch.isalpha() for ch in value))
-        if texty:
-            cap = _WRAP_WIDTH if setup.text_width == "wrap" else _MAX_TEXT_WIDTH
-            longest = min(longest, cap)
-        widths.append(max(4.0, longest * _char_width(setup) + 2))
+            width = max(metrics.width(line) for line in shown.split("\n"))
+            if isinstance(value, str) and any(ch.isalpha() for ch in value):
+                width = min(width, metrics.width("0") * cap)
+            widest = max(widest, width)
+        for r in header:
+            row = sheet.rows[r]
+            value = row[column] if column < len(row) else None
+            if isinstance(value, str):
+                words = value.split() or [""]
+                widest = max(widest, *(metrics.width(w, bold=True) for w in words))
+        widths.append(max(4.0, _characters(widest + 2 * _PADDING) + 0.5))
     return widths
-
-
-def _char_width(setup: PrintSetup) -> float:
-    # Digits and capitals of an 11 pt font are a little wider than the width unit.
-    return 1.15 * setup.size / 11
-
-
-def _wrapped_lines(text: str, width: float, setup: PrintSetup) -> int:
-    """Lines a wrapped cell of this width takes (greedy, by words, as a spreadsheet wraps)."""
-    # Bold captions and wide letters: estimated on the generous side (a little air under a
-    # row is what real sheets have; a clipped line is not).
-    capacity = max(1, int((width - 2) / (_char_width(setup) * 1.25)))
-    lines = 0
-    for paragraph in text.split("\n"):
-        used = capacity  # a paragraph starts a new line
-        for word in paragraph.split() or [""]:
-            if used + 1 + len(word) > capacity:
-                # A word longer than the column is broken over as many lines as it needs.
-                lines += -(-max(len(word), 1) // capacity)
-                used = len(word) % capacity or capacity
-            else:
-                used += 1 + len(word)
-    return lines
 
 
 def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
@@ -196,7 +247,8 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
     for sheet in layout.sheets:
         ws = workbook.add_worksheet(sheet.name)
         table = _table(sheet)
-        widths = _widths(sheet, table, setup)
+        metrics = _Metrics(setup)
+        widths = _widths(sheet, table, setup, metrics)
         for column, width in enumerate(widths):
             ws.set_column(column, column, width)
         merged_from = {(r0, c0): (r1, c1) for r0, c0, r1, c1 in sheet.merges}
@@ -227,9 +279,10 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
             lines = 1
             for c, value in enumerate(row):
                 if isinstance(value, str) and value and _wraps(r, c, row):
-                    width = sum(widths[c : spans.get((r, c), c) + 1])
-                    lines = max(lines, _wrapped_lines(value, width, setup))
-            ws.set_row(r, lines * setup.size * 1.22 + 3)
+                    width = sum(_points(w) for w in widths[c : spans.get((r, c), c) + 1])
+                    bold = table is not None and table.header_first <= r <= table.header_last
+                    lines = max(lines, metrics.lines(value, width, bold=bold))
+            ws.set_row(r, lines * setup.size * 1.2 + 4)
         for r, row in enumerate(sheet.rows):
             for c, value in enumerate(row):
                 if (r, c) in merged_from:
@@ -254,7 +307,7 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
         ws.set_paper(9)  # A4
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         ws.fit_to_pages(1, 0)
-        if setup.orientation == "landscape" or sum(widths) > _LANDSCAPE_WIDTH:
+        if setup.orientation == "landscape" or sum(map(_points, widths)) > _PORTRAIT_WIDTH:
             ws.set_landscape()
         else:
             ws.set_portrait()
