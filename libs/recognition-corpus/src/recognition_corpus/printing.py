@@ -42,6 +42,7 @@ PRINT_AXES: dict[str, Axis] = {
 # Column widths are in characters of the workbook's default font (11 pt).
 _WRAP_WIDTH = 26
 _MAX_TEXT_WIDTH = 60
+_LABEL_WIDTH = 22
 # Points a portrait A4 page holds between its margins; a wider table is printed landscape.
 _PORTRAIT_WIDTH = 540
 CONVERT_TIMEOUT_SECONDS = 600
@@ -190,6 +191,7 @@ def _widths(
     and at least the longest word of the header's captions."""
     first = table.header_last + 1 if table else 0
     last = table.last if table else len(sheet.rows) - 1
+    above = table.header_first if table else 0
     header = range(table.header_first, table.header_last + 1) if table else range(0)
     cap = _WRAP_WIDTH if setup.text_width == "wrap" else _MAX_TEXT_WIDTH
     widths: list[float] = []
@@ -211,6 +213,14 @@ def _widths(
             if isinstance(value, str):
                 words = value.split() or [""]
                 widest = max(widest, *(metrics.width(w, bold=True) for w in words))
+        for r in range(above):
+            # A label of the title block beside its value ("Валюта:" | "933"): a form is
+            # laid out so that its labels fit.
+            row = sheet.rows[r]
+            value = row[column] if column < len(row) else None
+            beside = row[column + 1] if column + 1 < len(row) else None
+            if isinstance(value, str) and beside not in (None, ""):
+                widest = max(widest, min(metrics.width(value), metrics.width("0") * _LABEL_WIDTH))
         widths.append(max(4.0, _characters(widest + 2 * _PADDING) + 0.5))
     return widths
 

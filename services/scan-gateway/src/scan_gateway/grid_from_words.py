@@ -28,6 +28,7 @@ from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
 PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
+_HYPHEN_BREAK = re.compile(r"[^\W\d_]-$")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
@@ -200,9 +201,14 @@ def _cells_text(cells: dict[int, list[Word]], height: float) -> dict[int, str]:
     """Words of each cell in reading order: lines joined by a newline."""
     out: dict[int, str] = {}
     for column, words in cells.items():
-        out[column] = "\n".join(
-            " ".join(w.text for w in line.words) for line in lines_of(words, height)
-        )
+        text = ""
+        for line in lines_of(words, height):
+            part = " ".join(w.text for w in line.words)
+            if _HYPHEN_BREAK.search(text) and part[:1].islower():
+                text += part  # "расчетно-" + "кассовое": a word broken at its hyphen
+            else:
+                text += ("\n" if text else "") + part
+        out[column] = text
     return out
 
 
