@@ -9,11 +9,13 @@ gives each column the words of its own cell and of the merged group captions abo
 from __future__ import annotations
 
 import datetime
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from document_extraction.grid import CellValue
+from document_extraction.lookalikes import Vocabulary, cyrillic_spelling
 from document_extraction.text import norm
 
 # Widest table a header is looked for in; real exports have a few dozen columns.
@@ -139,25 +141,34 @@ _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
-# Latin letters that print like Cyrillic ones, inside Cyrillic words ("cумма" with a Latin c).
-_LOOKALIKES = str.maketrans("aceopxyk", "асеорхук")
-_MIXED_WORD = re.compile(r"[a-zа-я]+")
+def caption_vocabulary(words: Iterable[str]) -> Vocabulary:
+    """The caption words a header model looks for, with every form and abbreviation above, to
+    be found again where OCR misread a letter or two of them."""
+    meanings = {word: word for word in words}
+    meanings.update(_CANONICAL)
+    return Vocabulary(meanings)
 
 
-def _cyrillic(word: re.Match[str]) -> str:
-    text = word.group(0)
-    if re.search(r"[а-я]", text) and re.search(r"[a-z]", text):
-        return text.translate(_LOOKALIKES)
-    return text
+def _known(token: str, vocabulary: Vocabulary | None) -> str | None:
+    """The meaning of a word read exactly, or spelled in Latin look-alikes ("KT")."""
+    meaning = _CANONICAL.get(token) if vocabulary is None else vocabulary.meaning(token)
+    if meaning is not None:
+        return meaning
+    spelled = cyrillic_spelling(token)
+    if spelled is None:
+        return None
+    return _CANONICAL.get(spelled) if vocabulary is None else vocabulary.meaning(spelled)
 
 
-def words_of(text: str) -> frozenset[str]:
-    """The meaningful words of a normalised caption (see ``norm``)."""
+@functools.lru_cache(maxsize=65536)
+def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[frozenset[str], bool]:
+    """The meaningful words of a normalised caption (see ``norm``), and whether any of them was
+    a misread found again through ``vocabulary`` (without one, words are read exactly)."""
     if not text:
-        return frozenset()
-    text = _MIXED_WORD.sub(_cyrillic, text)
+        return frozenset(), False
     text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
     found: set[str] = set()
+    guessed = False
     if _DATE_IN_TEXT.search(text):
         found.add(DATE_WORD)
         text = _DATE_IN_TEXT.sub(" ", text)
@@ -167,8 +178,17 @@ def words_of(text: str) -> frozenset[str]:
             continue
         if token in _STOP:
             continue
-        found.add(_CANONICAL.get(token, token))
-    return frozenset(found)
+        meaning = _known(token, vocabulary)
+        if meaning is None and vocabulary is not None:
+            meaning = vocabulary.nearest(token)
+            guessed = guessed or meaning is not None
+        found.add(meaning or token)
+    return frozenset(found), guessed
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The meaningful words of a normalised caption (see ``norm``), read exactly."""
+    return read_caption(text)[0]
 
 
 def caption_text(cell: CellValue) -> str:
@@ -211,14 +231,21 @@ class Column:
     own: frozenset[str]
     above: frozenset[str]
     text: str  # the composed caption, as normalised text, for messages and tests
+    guessed: bool = False  # a word of it was a misread, found again through a vocabulary
 
     @property
     def words(self) -> frozenset[str]:
         return self.own | self.above
 
 
-def compose(rows: Sequence[Sequence[CellValue]], first: int, last: int) -> list[Column]:
-    """The columns of the header rows ``first``..``last``.
+def compose(
+    rows: Sequence[Sequence[CellValue]],
+    first: int,
+    last: int,
+    vocabulary: Vocabulary | None = None,
+) -> list[Column]:
+    """The columns of the header rows ``first``..``last``, their words read exactly or, with a
+    ``vocabulary``, found again through OCR misreads too.
 
     A merged group caption keeps its text in its top-left cell only; it is carried to the
     right over the empty cells of its row for as long as the rows below name columns there.
@@ -247,9 +274,11 @@ def compose(rows: Sequence[Sequence[CellValue]], first: int, last: int) -> list[
         present = [t for t in texts if t]
         if not present:
             continue
-        own = words_of(present[-1])
-        above = frozenset().union(*(words_of(t) for t in present[:-1]))
-        columns.append(Column(col, own, above, " / ".join(present)))
+        readings = [read_caption(t, vocabulary) for t in present]
+        own = readings[-1][0]
+        above = frozenset().union(*(words for words, _ in readings[:-1]))
+        guessed = any(g for _, g in readings)
+        columns.append(Column(col, own, above, " / ".join(present), guessed))
     return columns
 
 

@@ -1,23 +1,32 @@
 """Finding the table header of a trial balance or a statement from its captions, never by
 position: every column's caption is a set of words composed over the header rows (see
 ``captions``), and a header is the first block of one to four rows whose columns name what the
-document needs, chosen where the body below fits it."""
+document needs, chosen where the body below fits it.
+
+Captions are read exactly first. Where that finds no header in a block, or a statement header
+that explains fewer columns, the block is read again with misread words taken for the caption
+words they are nearest to through OCR's confusions (``captions.caption_vocabulary``); such a
+reading counts only where the body confirms it (money columns hold amounts, date columns dates),
+so that a misread word does not lose a document and fuzziness never makes a header of an
+ordinary table. A header found that way is a little less certain."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from document_extraction.captions import (
     DATE_WORD,
     MAX_COLUMNS,
     Column,
+    caption_vocabulary,
     compose,
     is_column_number_row,
 )
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
+from document_extraction.lookalikes import Vocabulary
 from document_extraction.numbers import parse_amount
 from document_extraction.text import is_empty
 from recognition_contract import MONEY_FIELDS
@@ -41,6 +50,10 @@ MAX_HEADER_ROWS = 4
 INFERRED_LABEL_CONFIDENCE = 95
 # Body rows looked at to tell which of two candidate columns the body fits.
 FIT_ROWS = 200
+# Confidence a header loses per column it named through a misread caption word, and the least it
+# keeps: its captions were not read as printed, but its body confirmed them.
+GUESSED_CAPTION_PENALTY = 2
+GUESSED_CAPTION_FLOOR = 90
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,33 @@ def _header_end(rows: Sequence[Sequence[CellValue]], last: int) -> int:
     while last + 1 < len(rows) and is_column_number_row(rows[last + 1]):
         last += 1
     return last
+
+
+def _amounts_below(rows: Sequence[Sequence[CellValue]], start: int, columns: Iterable[int]) -> bool:
+    """Whether the body from ``start`` holds amounts where captions say money stands: most of
+    what its money columns hold reads as an amount."""
+    amounts = others = 0
+    wanted = sorted(set(columns))
+    for row in rows[start : start + FIT_ROWS]:
+        for col in wanted:
+            if col >= len(row) or is_empty(row[col]):
+                continue
+            if _is_amount(row[col]):
+                amounts += 1
+            else:
+                others += 1
+    return amounts > others
+
+
+def _guessed_confidence(
+    confidence: float, columns: Iterable[Column], used: Iterable[int | None]
+) -> float:
+    """A header's confidence lowered for the columns it uses whose captions were misread."""
+    wanted = set(used)
+    guessed = sum(1 for column in columns if column.guessed and column.index in wanted)
+    if not guessed:
+        return confidence
+    return min(confidence, max(GUESSED_CAPTION_FLOOR, 100 - GUESSED_CAPTION_PENALTY * guessed))
 
 
 # --- trial balance ---------------------------------------------------------------------------
@@ -249,20 +289,56 @@ def _caption_row(row: Sequence[CellValue]) -> bool:
     return sum(1 for c in row[:MAX_COLUMNS] if isinstance(c, str) and c.strip()) >= 2
 
 
-def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
-    for first, last in _blocks(rows):
-        columns = compose(rows, first, last)
+def _osv_reading(
+    rows: Sequence[Sequence[CellValue]], first: int, last: int
+) -> tuple[Vocabulary | None, list[Column], dict[str, int]] | None:
+    """The block's columns and six money columns, read exactly or else through misreads where
+    the body holds amounts under them; with the vocabulary it took (None: read exactly)."""
+    for vocabulary in (None, _VOCABULARY):
+        columns = compose(rows, first, last, vocabulary)
         money = osv_money_columns(columns)
         if money is None:
             continue
+        if vocabulary is None or _amounts_below(rows, _header_end(rows, last) + 1, money.values()):
+            return vocabulary, columns, money
+    return None
+
+
+def _with_guessed_label(
+    rows: Sequence[Sequence[CellValue]], header: OsvHeader, last: int
+) -> OsvHeader:
+    """A header whose label column was assumed, with the label named by a misread caption
+    ("Сч0т") where reading through misreads finds one and the same money columns."""
+    if header.confidence != INFERRED_LABEL_CONFIDENCE:
+        return header
+    columns = compose(rows, header.first_row, last, _VOCABULARY)
+    if osv_money_columns(columns) != header.money:
+        return header
+    guessed = _osv_header(rows, header.first_row, last, columns, header.money)
+    if guessed.confidence == INFERRED_LABEL_CONFIDENCE:
+        return header
+    used = (guessed.label_col, guessed.name_col, guessed.indicator_col)
+    return replace(guessed, confidence=_guessed_confidence(guessed.confidence, columns, used))
+
+
+def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
+    for first, last in _blocks(rows):
+        reading = _osv_reading(rows, first, last)
+        if reading is None:
+            continue
+        vocabulary, columns, money = reading
         # Caption rows right above the block belong to it ("Счет" over two rows of money
         # captions) as long as the money columns stay what they are.
         while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
-            wider = compose(rows, first - 1, last)
+            wider = compose(rows, first - 1, last, vocabulary)
             if osv_money_columns(wider) != money:
                 break
             first, columns = first - 1, wider
-        return _osv_header(rows, first, last, columns, money)
+        header = _osv_header(rows, first, last, columns, money)
+        if vocabulary is None:
+            return _with_guessed_label(rows, header, last)
+        used = [*money.values(), header.label_col, header.name_col, header.indicator_col]
+        return replace(header, confidence=_guessed_confidence(header.confidence, columns, used))
     return None
 
 
@@ -291,44 +367,69 @@ _PURPOSE_WORDS = frozenset({"назначение", "содержание", "о�
 _DATE_PREFERRED = frozenset(
     {"операции", "проводки", "транзакции", "совершения", "оплаты", "operation", "transaction"}
 )
+_TAX_REGISTRATION_WORDS = frozenset({"налогового", "налоговый", "кпп"})
+_EQUIVALENT_WORDS = frozenset({"эквивалент", "экв"})
+_BIC_WORDS = frozenset({"бик", "bic", "swift", "мфо"})
+_BANK_WORDS = frozenset({"банк", "банка"})
+_TAX_ID_WORDS = frozenset({"унп", "инн", "иин", "бин"})
+_DIRECTION_WORDS = frozenset({"тип", "направление", "признак"})
+_AMOUNT_WORDS = frozenset({"сумма", "оборот"})
+_BALANCE_WORDS = frozenset({"сальдо", "баланс"})
+_STATUS_WORDS = frozenset({"статус", "состояние"})
+_ACCOUNT_WORDS = frozenset({"счет", "iban", "иик", "р"})
+_NUMBER_WORDS = frozenset({"№", "номер"})
+_CARD_WORDS = frozenset({"карты", "карта"})
+
+# Every word the roles above look for: a misread caption word is taken for the one it is nearest.
+_VOCABULARY: Vocabulary = caption_vocabulary(
+    frozenset().union(
+        {"дебет", "кредит", "оборот", "начало", "конец", "сальдо", "корр", "количество"},
+        {"итого", "показатели", "наименование", "код", "валюта", "дата"},
+        _UNNAMED_WORDS, _INCOME_WORDS, _OUTGO_WORDS, _CODE_WORDS, _LABEL_WORDS,
+        _DEBIT_WORDS, _CREDIT_WORDS, _NAME_WORDS, _NOT_NAME_WORDS, _PURPOSE_WORDS,
+        _DATE_PREFERRED, _TAX_REGISTRATION_WORDS, _EQUIVALENT_WORDS, _BIC_WORDS, _BANK_WORDS,
+        _TAX_ID_WORDS, _DIRECTION_WORDS, _AMOUNT_WORDS, _BALANCE_WORDS, _STATUS_WORDS,
+        _ACCOUNT_WORDS, _NUMBER_WORDS, _CARD_WORDS,
+    )
+)  # fmt: skip
 
 
 def statement_role(words: frozenset[str]) -> str | None:
     """What a statement column holds, from its caption words; the first rule that fits wins,
     so specific captions (the bank, the equivalent) come before generic ones (an account)."""
-    if "налогового" in words or "налоговый" in words or "кпп" in words:
+    if words & _TAX_REGISTRATION_WORDS:
         return None
     if words & _PURPOSE_WORDS:
         return "purpose"
-    if "эквивалент" in words or "экв" in words:
+    if words & _EQUIVALENT_WORDS:
         side = _side(words)
         return "equivalent" if side is None else f"{side}_equivalent"
-    if words & {"бик", "bic", "swift", "мфо"} or ("код" in words and "банк" in words):
+    if words & _BIC_WORDS or ("код" in words and "банк" in words):
         return "bic"
-    if "банк" in words or "банка" in words:
+    if words & _BANK_WORDS:
         return None if "счет" in words or "корр" in words else "bank"
-    if words & {"унп", "инн", "иин", "бин"}:
+    if words & _TAX_ID_WORDS:
         return "tax_id"
     debit, credit = bool(words & _DEBIT_WORDS), bool(words & _CREDIT_WORDS)
-    if (debit and credit) or words & {"тип", "направление", "признак"}:
+    if (debit and credit) or words & _DIRECTION_WORDS:
         return "direction"
     if debit:
         return "debit"
     if credit:
         return "credit"
-    if "сумма" in words or "оборот" in words:
+    if words & _AMOUNT_WORDS:
         return "amount"
-    if "сальдо" in words or "баланс" in words:
+    if words & _BALANCE_WORDS:
         return "balance"  # a running balance, not an amount or an account
     if "валюта" in words:
         return "currency"
-    if "статус" in words or "состояние" in words:
+    if words & _STATUS_WORDS:
         return "status"
-    if "счет" in words or "iban" in words or "иик" in words or "р" in words:
+    if words & _ACCOUNT_WORDS:
         return "account"
     if "дата" in words or DATE_WORD in words:
         return "date"
-    if ("№" in words or "номер" in words or words == {"n"}) and not words & {"карты", "карта"}:
+    if (words & _NUMBER_WORDS or words == {"n"}) and not words & _CARD_WORDS:
         return "number"
     if words & _NAME_WORDS and not words & _NOT_NAME_WORDS:
         return "name"
@@ -399,14 +500,39 @@ def _best(
 
 
 def _statement_block(
-    rows: Sequence[Sequence[CellValue]], first: int, last: int
+    rows: Sequence[Sequence[CellValue]], first: int, last: int, vocabulary: Vocabulary | None
 ) -> tuple[list[Column], dict[int, str]] | None:
-    columns = compose(rows, first, last)
+    columns = compose(rows, first, last, vocabulary)
     roles = _statement_roles(columns)
     found = set(roles.values())
     if "date" not in found or not ({"debit", "credit"} <= found or "amount" in found):
         return None
     return columns, roles
+
+
+def _lines_below(rows: Sequence[Sequence[CellValue]], last: int, roles: dict[int, str]) -> bool:
+    """Whether operations stand under the header: lines with a date in a date column and an
+    amount in a money column, and amounts most of what the money columns hold."""
+    body = _header_end(rows, last) + 1
+    money = [i for i, role in roles.items() if role in ("debit", "credit", "amount")]
+    dates = [i for i, role in roles.items() if role == "date"]
+    return bool(_lines(rows, body, money, dates)) and _amounts_below(rows, body, money)
+
+
+def _statement_reading(
+    rows: Sequence[Sequence[CellValue]], first: int, last: int
+) -> tuple[list[Column], dict[int, str]] | None:
+    """The block read exactly, or through misreads where that explains more columns (all
+    those read exactly among them) and the body confirms it."""
+    exact = _statement_block(rows, first, last, None)
+    guessed = _statement_block(rows, first, last, _VOCABULARY)
+    if guessed is None or (exact is not None and not _explains_more(guessed[1], exact[1])):
+        return exact
+    return guessed if _lines_below(rows, last, guessed[1]) else exact
+
+
+def _explains_more(guessed: dict[int, str], exact: dict[int, str]) -> bool:
+    return len(guessed) > len(exact) and exact.items() <= guessed.items()
 
 
 def _has_sides(roles: dict[int, str]) -> bool:
@@ -415,14 +541,14 @@ def _has_sides(roles: dict[int, str]) -> bool:
 
 def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:
     for first, last in _blocks(rows):
-        block = _statement_block(rows, first, last)
+        block = _statement_reading(rows, first, last)
         if block is None:
             continue
         columns, roles = block
         # Sub-captions in the rows below ("Сумма" over "Дебет | Кредит", "Корреспондент" over
         # "Наименование | УНП | Счет"): the deeper block names more columns.
         for deeper in range(last + 1, min(first + MAX_HEADER_ROWS, len(rows))):
-            wider = _statement_block(rows, first, deeper)
+            wider = _statement_reading(rows, first, deeper)
             if wider is None or len(wider[1]) <= len(roles):
                 break
             (columns, roles), last = wider, deeper
@@ -464,10 +590,11 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             chosen.pop("amount", None)
             direction = None
         date_candidates = tuple(c.index for c in columns_of["date"])
+        used = [*chosen.values(), *extra.values(), direction]
         return StatementHeader(
             row=end,
             columns=chosen,
-            confidence=100.0,
+            confidence=_guessed_confidence(100.0, columns, used),
             extra=extra,
             first_row=first,
             direction_col=direction,

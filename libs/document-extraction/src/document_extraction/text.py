@@ -6,19 +6,22 @@ import re
 from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
+from document_extraction.lookalikes import fold_lookalikes
 
 _HYPHEN_BREAK = re.compile(r"-\s*\n\s*")
 _SPACE = re.compile(r"\s+")
 
 
 def norm(cell: CellValue) -> str:
-    """Lower case, ё as е, soft hyphens and words broken over lines joined, spaces collapsed."""
+    """Lower case, ё as е, soft hyphens and words broken over lines joined, spaces collapsed,
+    Latin and digit look-alikes in Cyrillic words Cyrillic ("Дeбет", "0бороты", see
+    ``fold_lookalikes``)."""
     if not isinstance(cell, str):
         return ""
     text = cell.replace("\u00ad", "")
     if "\n" in text and "-" in text:
         text = _HYPHEN_BREAK.sub("", text)
-    return " ".join(text.split()).lower().replace("ё", "е")
+    return " ".join(fold_lookalikes(text).split()).lower().replace("ё", "е")
 
 
 def clean(cell: CellValue) -> str | None:
