@@ -112,7 +112,7 @@ def _shown(value: Cell, fmt: str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, datetime.date):
-        return "00.00.0000"
+        return "00.00.0000 00:00:00" if fmt and "h" in fmt else "00.00.0000"
     if isinstance(value, int | float):
         if fmt and "0.00" in fmt:
             return f"({abs(value):,.2f})"

@@ -60,19 +60,26 @@ def _word(chars: list[dict[str, Any]], run: int) -> Word:
 
 
 def _pieces(chars: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """A run cut where two or more blanks follow each other: a report typeset with spaces
-    aligns its columns that way."""
+    """A run cut where two or more blanks follow each other (a report typeset with spaces
+    aligns its columns that way), and where a character starts apart from the blank before
+    it (a wrapped line's trailing space, then the next cell's text)."""
     pieces: list[list[dict[str, Any]]] = [[]]
     blanks = 0
+    previous: dict[str, Any] | None = None
     for ch in chars:
         if ch["text"].isspace():
             blanks += 1
             pieces[-1].append(ch)
+            previous = ch
             continue
-        if blanks >= 2:
+        apart = previous is not None and (
+            float(ch["x0"]) - float(previous["x1"]) > X_TOLERANCE_RATIO * float(ch["size"])
+        )
+        if blanks >= 2 or (blanks and apart):
             pieces.append([])
         blanks = 0
         pieces[-1].append(ch)
+        previous = ch
     return pieces
 
 
