@@ -13,7 +13,7 @@ ordinary table. A header found that way is a little less certain."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from document_extraction.captions import (
@@ -118,6 +118,19 @@ def _amounts_below(rows: Sequence[Sequence[CellValue]], start: int, columns: Ite
             else:
                 others += 1
     return amounts > others
+
+
+def _reads_better(
+    exact: Mapping[int, object] | None, guessed: Mapping[int, object], columns: Sequence[Column]
+) -> bool:
+    """Whether a block's roles read through misreads explain it better than those read exactly:
+    where the exact reading finds a header, they differ only in columns whose captions were
+    misread, and name as many columns at least."""
+    if exact is None:
+        return True
+    misread = {column.index for column in columns if column.guessed}
+    changed = {i for i in exact.keys() | guessed.keys() if exact.get(i) != guessed.get(i)}
+    return bool(changed) and changed <= misread and len(guessed) >= len(exact)
 
 
 def _guessed_confidence(
@@ -233,6 +246,32 @@ _LABEL_WORDS = frozenset(
 _INDICATOR_TEXTS = frozenset({"бу", "ну", "пр", "вр", "кол.", "кол"})
 
 
+def _label_kind(column: Column) -> str | None:
+    """What a column left of the money names by its caption: "indicator", "name", "code",
+    "label" (a counterparty, an item), or None."""
+    own = column.own
+    if "корр" in own:
+        return None
+    if "показатели" in own or column.text in _INDICATOR_TEXTS:
+        return "indicator"
+    if "наименование" in own:
+        return "name"
+    if own & _CODE_WORDS:
+        return "code"
+    if own & _LABEL_WORDS:
+        return "label"
+    return None
+
+
+def _osv_roles(columns: Sequence[Column]) -> dict[int, object]:
+    roles: dict[int, object] = {}
+    for column in columns:
+        role = money_role(column) or _label_kind(column)
+        if role is not None:
+            roles[column.index] = role
+    return roles
+
+
 def _osv_header(
     rows: Sequence[Sequence[CellValue]],
     first: int,
@@ -242,22 +281,15 @@ def _osv_header(
 ) -> OsvHeader:
     money_cols = set(money.values())
     first_money = min(money_cols)
-    code_col = name_col = label_col = indicator_col = None
-    label_caption = ""
+    found: dict[str, int] = {}
     for column in columns:
         if column.index in money_cols or column.index > first_money:
             continue
-        own = column.own
-        if "корр" in own:
-            continue
-        if "показатели" in own or column.text in _INDICATOR_TEXTS:
-            indicator_col = indicator_col if indicator_col is not None else column.index
-        elif "наименование" in own:
-            name_col = name_col if name_col is not None else column.index
-        elif own & _CODE_WORDS:
-            code_col = code_col if code_col is not None else column.index
-        elif own & _LABEL_WORDS and label_col is None:
-            label_col = column.index
+        kind = _label_kind(column)
+        if kind is not None:
+            found.setdefault(kind, column.index)
+    code_col, name_col = found.get("code"), found.get("name")
+    label_col, indicator_col = found.get("label"), found.get("indicator")
     captions = {c.index: c.text for c in columns}
     confidence = 100.0
     if code_col is not None:
@@ -292,33 +324,22 @@ def _caption_row(row: Sequence[CellValue]) -> bool:
 def _osv_reading(
     rows: Sequence[Sequence[CellValue]], first: int, last: int
 ) -> tuple[Vocabulary | None, list[Column], dict[str, int]] | None:
-    """The block's columns and six money columns, read exactly or else through misreads where
-    the body holds amounts under them; with the vocabulary it took (None: read exactly)."""
-    for vocabulary in (None, _VOCABULARY):
-        columns = compose(rows, first, last, vocabulary)
-        money = osv_money_columns(columns)
-        if money is None:
-            continue
-        if vocabulary is None or _amounts_below(rows, _header_end(rows, last) + 1, money.values()):
-            return vocabulary, columns, money
-    return None
-
-
-def _with_guessed_label(
-    rows: Sequence[Sequence[CellValue]], header: OsvHeader, last: int
-) -> OsvHeader:
-    """A header whose label column was assumed, with the label named by a misread caption
-    ("Сч0т") where reading through misreads finds one and the same money columns."""
-    if header.confidence != INFERRED_LABEL_CONFIDENCE:
-        return header
-    columns = compose(rows, header.first_row, last, _VOCABULARY)
-    if osv_money_columns(columns) != header.money:
-        return header
-    guessed = _osv_header(rows, header.first_row, last, columns, header.money)
-    if guessed.confidence == INFERRED_LABEL_CONFIDENCE:
-        return header
-    used = (guessed.label_col, guessed.name_col, guessed.indicator_col)
-    return replace(guessed, confidence=_guessed_confidence(guessed.confidence, columns, used))
+    """The block's columns and six money columns, read exactly or through misreads where that
+    reads the block better and the body holds amounts under them; with the vocabulary it took
+    (None: read exactly)."""
+    columns = compose(rows, first, last)
+    money = osv_money_columns(columns)
+    exact = None if money is None else (None, columns, money)
+    guessed_columns = compose(rows, first, last, _VOCABULARY)
+    guessed_money = osv_money_columns(guessed_columns)
+    if guessed_money is None:
+        return exact
+    exact_roles = None if exact is None else _osv_roles(columns)
+    if not _reads_better(exact_roles, _osv_roles(guessed_columns), guessed_columns):
+        return exact
+    if not _amounts_below(rows, _header_end(rows, last) + 1, guessed_money.values()):
+        return exact
+    return _VOCABULARY, guessed_columns, guessed_money
 
 
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
@@ -336,7 +357,7 @@ def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
             first, columns = first - 1, wider
         header = _osv_header(rows, first, last, columns, money)
         if vocabulary is None:
-            return _with_guessed_label(rows, header, last)
+            return header
         used = [*money.values(), header.label_col, header.name_col, header.indicator_col]
         return replace(header, confidence=_guessed_confidence(header.confidence, columns, used))
     return None
@@ -522,17 +543,13 @@ def _lines_below(rows: Sequence[Sequence[CellValue]], last: int, roles: dict[int
 def _statement_reading(
     rows: Sequence[Sequence[CellValue]], first: int, last: int
 ) -> tuple[list[Column], dict[int, str]] | None:
-    """The block read exactly, or through misreads where that explains more columns (all
-    those read exactly among them) and the body confirms it."""
+    """The block read exactly, or through misreads where that reads it better and the body
+    confirms it."""
     exact = _statement_block(rows, first, last, None)
     guessed = _statement_block(rows, first, last, _VOCABULARY)
-    if guessed is None or (exact is not None and not _explains_more(guessed[1], exact[1])):
+    if guessed is None or not _reads_better(exact and exact[1], guessed[1], guessed[0]):
         return exact
     return guessed if _lines_below(rows, last, guessed[1]) else exact
-
-
-def _explains_more(guessed: dict[int, str], exact: dict[int, str]) -> bool:
-    return len(guessed) > len(exact) and exact.items() <= guessed.items()
 
 
 def _has_sides(roles: dict[int, str]) -> bool:

@@ -15,6 +15,7 @@ Three rules, each kept here once:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -48,7 +49,11 @@ def _is_cyrillic(char: str) -> bool:
 _DIGIT_TO_CYRILLIC: Final = {
     digit: letter.lower() for letter, digit in DIGIT_LOOKALIKES.items() if _is_cyrillic(letter)
 }
-_FOLDABLE: Final = re.compile(f"[A-Za-z{''.join(_DIGIT_TO_CYRILLIC)}]")
+_DIGITS_FOLDED = "".join(_DIGIT_TO_CYRILLIC)
+# Text with nothing to fold: no Latin letter, no look-alike digit beside a Cyrillic letter.
+_FOLDABLE: Final = re.compile(
+    rf"[A-Za-z]|[{_DIGITS_FOLDED}][\u0400-\u04ff]|[\u0400-\u04ff][{_DIGITS_FOLDED}]"
+)
 # Lower-case Latin letters whose capitals are Cyrillic look-alikes: a caption in capitals is
 # lower-cased before it is read ("KT" is "kt" by then).
 _LOWERED_TO_CYRILLIC: Final = {
@@ -126,6 +131,7 @@ def _fold_run(run: str, cyrillic_context: bool) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=65536)
 def fold_lookalikes(text: str, cyrillic_context: bool | None = None) -> str:
     """Latin letters and digits that stand in Cyrillic words, turned Cyrillic: "Дeбет" with a
     Latin e, "0бороты", "3а период", and a word of look-alikes only ("OOO", "C") where the text
