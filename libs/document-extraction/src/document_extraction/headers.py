@@ -13,6 +13,7 @@ ordinary table. A header found that way is a little less certain."""
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -105,19 +106,18 @@ def _header_end(rows: Sequence[Sequence[CellValue]], last: int) -> int:
 
 
 def _amounts_below(rows: Sequence[Sequence[CellValue]], start: int, columns: Iterable[int]) -> bool:
-    """Whether the body from ``start`` holds amounts where captions say money stands: most of
-    what its money columns hold reads as an amount."""
-    amounts = others = 0
+    """Whether the body from ``start`` holds amounts where captions say money stands: more
+    amounts than words in its money columns (dashes and marks for nothing count for neither)."""
+    amounts = words = 0
     wanted = sorted(set(columns))
     for row in rows[start : start + FIT_ROWS]:
         for col in wanted:
-            if col >= len(row) or is_empty(row[col]):
-                continue
-            if _is_amount(row[col]):
+            cell = row[col] if col < len(row) else None
+            if _is_amount(cell):
                 amounts += 1
-            else:
-                others += 1
-    return amounts > others
+            elif isinstance(cell, str) and len(_LETTER.findall(cell)) >= 2:
+                words += 1
+    return amounts > words
 
 
 def _reads_better(
@@ -142,6 +142,9 @@ def _guessed_confidence(
     if not guessed:
         return confidence
     return min(confidence, max(GUESSED_CAPTION_FLOOR, 100 - GUESSED_CAPTION_PENALTY * guessed))
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 # --- trial balance ---------------------------------------------------------------------------
@@ -351,10 +354,10 @@ def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
         # Caption rows right above the block belong to it ("Счет" over two rows of money
         # captions) as long as the money columns stay what they are.
         while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
-            wider = compose(rows, first - 1, last, vocabulary)
-            if osv_money_columns(wider) != money:
+            wider = _osv_reading(rows, first - 1, last)
+            if wider is None or wider[2] != money:
                 break
-            first, columns = first - 1, wider
+            first, (vocabulary, columns, _) = first - 1, wider
         header = _osv_header(rows, first, last, columns, money)
         if vocabulary is None:
             return header
