@@ -283,7 +283,7 @@ def build_page_grid(
         )
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
-        rows += _line_rows(lines, bounds, unit, fold=True, gaps=found)
+        rows += _captions_over_values(_line_rows(lines, bounds, unit, fold=True, gaps=found))
         return _assemble(page, rows, height, ocr, found)
     return _assemble(page, rows, height, ocr, [])
 
@@ -314,6 +314,37 @@ def _line_rows(
     if fold:
         return fold_wrapped(table, height)
     return [line.cells for line in table]
+
+
+def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, list[Word]]]:
+    """A caption set left in its column over values set right opens a column of its own
+    between the gaps of the body; such a column, empty in every row of amounts, whose
+    neighbour on the right has values but no caption beside it on any line, is that
+    neighbour's caption, and goes."""
+
+    def amounts(row: dict[int, list[Word]]) -> bool:
+        return sum(is_numeric(" ".join(w.text for w in words)) for words in row.values()) >= 2
+
+    body = [row for row in rows if amounts(row)]
+    if not body:
+        return rows
+    used = {c for row in body for c in row}
+    width = max((max(row) for row in rows if row), default=-1) + 1
+    moved: dict[int, int] = {}
+    for column in range(width - 1):
+        right = column + 1
+        if column in used or right not in used or right in moved.values():
+            continue
+        lines = [row for row in rows if column in row]
+        if lines and all(right not in row for row in lines):
+            moved[column] = right
+    if not moved:
+        return rows
+    # The caption's own column goes: a header composes groups over adjacent columns.
+    shift = [sum(1 for m in moved if m < c) for c in range(width)]
+    return [
+        {(c := moved.get(k, k)) - shift[c]: words for k, words in row.items()} for row in rows
+    ]
 
 
 def _ruled_rows(
