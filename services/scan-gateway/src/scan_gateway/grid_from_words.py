@@ -28,6 +28,8 @@ from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
 PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
+# An amount rather than a code or a column number: decimals, or four digits and more.
+_AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _HYPHEN_BREAK = re.compile(r"[^\W\d_]-$")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Words whose centres are closer than this (in text heights) vertically are on one line.
@@ -323,7 +325,8 @@ def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, l
     neighbour's caption, and goes."""
 
     def amounts(row: dict[int, list[Word]]) -> bool:
-        return sum(is_numeric(" ".join(w.text for w in words)) for words in row.values()) >= 2
+        texts = (" ".join(w.text for w in words) for words in row.values())
+        return sum(is_numeric(t) and bool(_AMOUNT_LIKE.search(t)) for t in texts) >= 2
 
     body = [row for row in rows if amounts(row)]
     if not body:
