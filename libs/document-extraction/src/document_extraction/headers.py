@@ -69,6 +69,7 @@ class OsvHeader:
     confidence: float
     # Turnovers captioned «Приход | Расход»: which is the debit the body's arithmetic decides.
     turnover_assumed: bool = False
+    misread_columns: tuple[int, ...] = ()  # columns named by a misread caption word
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class StatementHeader:
     direction_col: int | None = None  # a column that says which side a signed amount is on
     # Candidate columns the captions could not tell apart (the body chose among them).
     date_candidates: tuple[int, ...] = ()
+    misread_columns: tuple[int, ...] = ()  # columns named by a misread caption word
 
 
 def _blocks(rows: Sequence[Sequence[CellValue]]) -> list[tuple[int, int]]:
@@ -133,15 +135,18 @@ def _reads_better(
     return bool(changed) and changed <= misread and len(guessed) >= len(exact)
 
 
-def _guessed_confidence(
-    confidence: float, columns: Iterable[Column], used: Iterable[int | None]
-) -> float:
-    """A header's confidence lowered for the columns it uses whose captions were misread."""
+def _misread(columns: Iterable[Column], used: Iterable[int | None]) -> tuple[int, ...]:
+    """The columns a header uses whose captions were misread."""
     wanted = set(used)
-    guessed = sum(1 for column in columns if column.guessed and column.index in wanted)
-    if not guessed:
+    return tuple(
+        sorted(column.index for column in columns if column.guessed and column.index in wanted)
+    )
+
+
+def _guessed_confidence(confidence: float, misread: Sequence[int]) -> float:
+    if not misread:
         return confidence
-    return min(confidence, max(GUESSED_CAPTION_FLOOR, 100 - GUESSED_CAPTION_PENALTY * guessed))
+    return min(confidence, max(GUESSED_CAPTION_FLOOR, 100 - GUESSED_CAPTION_PENALTY * len(misread)))
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -362,7 +367,9 @@ def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
         if vocabulary is None:
             return header
         used = [*money.values(), header.label_col, header.name_col, header.indicator_col]
-        return replace(header, confidence=_guessed_confidence(header.confidence, columns, used))
+        misread = _misread(columns, used)
+        confidence = _guessed_confidence(header.confidence, misread)
+        return replace(header, confidence=confidence, misread_columns=misread)
     return None
 
 
@@ -610,11 +617,12 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             chosen.pop("amount", None)
             direction = None
         date_candidates = tuple(c.index for c in columns_of["date"])
-        used = [*chosen.values(), *extra.values(), direction]
+        misread = _misread(columns, [*chosen.values(), *extra.values(), direction])
         return StatementHeader(
             row=end,
             columns=chosen,
-            confidence=_guessed_confidence(100.0, columns, used),
+            confidence=_guessed_confidence(100.0, misread),
+            misread_columns=misread,
             extra=extra,
             first_row=first,
             direction_col=direction,
