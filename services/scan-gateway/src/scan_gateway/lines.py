@@ -4,11 +4,16 @@ Tesseract reads a ruled table badly: borders become ``|`` and ``_`` glued to the
 or whole rows are dropped. The borders are long straight runs of dark pixels, which an
 opening with a long thin kernel keeps and text does not; their positions become the rows and
 columns of the grid, and the image goes to OCR without them.
+
+Not every long dark run is a border. The flat bottoms of a row of bold letters join into one
+(ink lies right above it, not paper); the edge of a sheet against a darker desk, or the
+border of a crop, is a step from dark to light (paper on one side only). A rule is kept only
+where paper lies on both sides of it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import cv2
 import numpy as np
@@ -26,6 +31,15 @@ VERTICAL_SHARE: Final = 1 / 35
 MIN_KERNEL: Final = 15
 # Erase a little around each line: scanned borders are blurred and a few pixels thick.
 ERASE_MARGIN: Final = 2
+# Pixels beside a line where paper is looked for.
+PROBE: Final = 2
+# A side with more ink than this along the line is text, not the paper around a border.
+MAX_SIDE_INK: Final = 0.35
+# Paper on each side is at least this much lighter than the line (share of the line's
+# contrast with the lighter side): less, and the "line" is the dark side of an edge.
+MIN_SIDE_CONTRAST: Final = 0.5
+# A line touching the image's edge (pixels) is the edge of the sheet or of a crop.
+EDGE: Final = 3
 
 
 def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
@@ -47,6 +61,8 @@ def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
         cv2.MORPH_OPEN,
         np.ones((v_len, 1), np.uint8),
     )
+    h_mask = _between_paper(np.asarray(h_mask, np.uint8), np.asarray(binary, np.uint8), gray, "h")
+    v_mask = _between_paper(np.asarray(v_mask, np.uint8), np.asarray(binary, np.uint8), gray, "v")
     rules = _components(h_mask, "h", h_len) + _components(v_mask, "v", v_len)
     mask = cv2.dilate(
         cv2.bitwise_or(h_mask, v_mask),
@@ -55,6 +71,47 @@ def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
     cleaned = gray.copy()
     cleaned[mask > 0] = 255
     return rules, cleaned
+
+
+def _between_paper(mask: Gray, binary: Gray, gray: Gray, orientation: Literal["h", "v"]) -> Gray:
+    """``mask`` without the runs that are not rules: ink right beside them, no paper on one
+    side, or touching the image's edge."""
+    if orientation == "v":
+        return np.ascontiguousarray(_between_paper(mask.T, binary.T, gray.T, "h").T)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 2:
+        return mask
+    height = mask.shape[0]
+    inside = mask > 0
+    ys, xs = np.nonzero(inside)
+    line = np.asarray(labels, dtype=np.int32)[ys, xs]
+    # Per column of each run, the pixels just outside its top and its bottom.
+    top = inside[np.maximum(ys - 1, 0), xs]
+    bottom = inside[np.minimum(ys + 1, height - 1), xs]
+    above_y = np.clip(ys[~top] - PROBE, 0, height - 1)
+    below_y = np.clip(ys[~bottom] + PROBE, 0, height - 1)
+    ink_above = _mean_by(line[~top], binary[above_y, xs[~top]] > 0, count)
+    ink_below = _mean_by(line[~bottom], binary[below_y, xs[~bottom]] > 0, count)
+    paper_above = _mean_by(line[~top], gray[above_y, xs[~top]], count)
+    paper_below = _mean_by(line[~bottom], gray[below_y, xs[~bottom]], count)
+    darkness = _mean_by(line, gray[ys, xs], count)
+    lighter = np.maximum(paper_above, paper_below)
+    darker = np.minimum(paper_above, paper_below)
+    keep = (np.maximum(ink_above, ink_below) <= MAX_SIDE_INK) & (
+        darker - darkness >= MIN_SIDE_CONTRAST * (lighter - darkness)
+    )
+    x, y, w, h = (stats[:, k] for k in range(4))
+    keep &= (x >= EDGE) & (y >= EDGE) & (x + w <= mask.shape[1] - EDGE) & (y + h <= height - EDGE)
+    keep[0] = False
+    return np.where(keep[labels], np.uint8(255), np.uint8(0)).astype(np.uint8)
+
+
+def _mean_by(
+    labels: npt.NDArray[np.int32], values: npt.NDArray[Any], count: int
+) -> npt.NDArray[np.float64]:
+    sums = np.bincount(labels, weights=values.astype(np.float64), minlength=count)
+    sizes = np.bincount(labels, minlength=count)
+    return np.asarray(sums / np.maximum(sizes, 1), dtype=np.float64)
 
 
 def _components(mask: Mask, orientation: str, minimum: int) -> list[Rule]:
