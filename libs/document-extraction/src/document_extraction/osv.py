@@ -216,6 +216,21 @@ class _Amounts:
 _MAX_LEVEL = 9
 
 
+def _level(cell: CellValue) -> int | None:
+    """A small whole number: a workbook's number, or a page's one digit."""
+    if isinstance(cell, str):
+        text = cell.strip()
+        return int(text) if len(text) == 1 and text.isdigit() else None
+    if (
+        isinstance(cell, int | float)
+        and not isinstance(cell, bool)
+        and float(cell).is_integer()
+        and 0 <= cell <= _MAX_LEVEL
+    ):
+        return int(cell)
+    return None
+
+
 def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -> dict[int, int]:
     """Outline levels printed as a column of numbers left of the table (1C's «Уровень», or a
     column a tool added), for readers that see no outline: {row index: level}, or empty."""
@@ -226,15 +241,11 @@ def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -
             cell = row[col] if col < len(row) else None
             if is_empty(cell):
                 continue
-            if not (
-                isinstance(cell, int | float)
-                and not isinstance(cell, bool)
-                and float(cell).is_integer()
-                and 0 <= cell <= _MAX_LEVEL
-            ):
+            level = _level(cell)
+            if level is None:
                 levels = {}
                 break
-            levels[index] = int(cell)
+            levels[index] = level
         distinct = len(set(levels.values()))
         # Levels repeat; a row-number column (1, 2, 3 …) never does.
         if 1 < distinct < len(levels) and len(levels) * 2 > len(rows) - start:

@@ -82,7 +82,8 @@ class PageGrid:
     boxes: list[list[BBox | None]]
     ocr: bool
     gaps: list[tuple[float, float]] = field(default_factory=list)
-    """Column gaps of an unruled table (page units), for a page that continues it."""
+    """Column gaps (page units; a ruled table's rules as gaps of no width), for a page that
+    continues the table."""
 
     @property
     def empty(self) -> bool:
@@ -287,7 +288,9 @@ def build_page_grid(
         unit = statistics.median(line.extent for line in lines)
         rows += _captions_over_values(_line_rows(lines, bounds, unit, fold=True, gaps=found))
         return _assemble(page, rows, height, ocr, found)
-    return _assemble(page, rows, height, ocr, [])
+    # A page that continues this table without rules or a header of its own takes its
+    # columns from these rules.
+    return _assemble(page, rows, height, ocr, [(x, x) for x in xs])
 
 
 def _line_rows(
