@@ -238,48 +238,78 @@ class Column:
         return self.own | self.above
 
 
+class HeaderCaptions:
+    """The captions of a table's rows, composed into columns block by block (see
+    ``columns``); each row's texts and each block's composition are worked out once however
+    many blocks and readings ask for them."""
+
+    def __init__(self, rows: Sequence[Sequence[CellValue]]) -> None:
+        self.rows = rows
+        self._texts: dict[int, list[str]] = {}
+        self._carried: dict[tuple[int, int], list[tuple[int, list[str]]]] = {}
+
+    def columns(self, first: int, last: int, vocabulary: Vocabulary | None = None) -> list[Column]:
+        """The columns of the header rows ``first``..``last``, their words read exactly or,
+        with a ``vocabulary``, found again through OCR misreads too."""
+        columns: list[Column] = []
+        for col, present in self._carried_texts(first, last):
+            readings = [read_caption(t, vocabulary) for t in present]
+            own = readings[-1][0]
+            above = frozenset().union(*(words for words, _ in readings[:-1]))
+            guessed = any(g for _, g in readings)
+            columns.append(Column(col, own, above, " / ".join(present), guessed))
+        return columns
+
+    def _row_texts(self, index: int) -> list[str]:
+        texts = self._texts.get(index)
+        if texts is None:
+            texts = self._texts[index] = [caption_text(c) for c in self.rows[index][:MAX_COLUMNS]]
+        return texts
+
+    def _carried_texts(self, first: int, last: int) -> list[tuple[int, list[str]]]:
+        """Each column's caption texts from top to bottom, group captions carried over it.
+
+        A merged group caption keeps its text in its top-left cell only; it is carried to the
+        right over the empty cells of its row for as long as the rows below name columns there.
+        """
+        found = self._carried.get((first, last))
+        if found is not None:
+            return found
+        block = [list(self._row_texts(r)) for r in range(first, last + 1)]
+        width = max((len(r) for r in block), default=0)
+        for texts in block:
+            texts.extend([""] * (width - len(texts)))
+        carried = [list(texts) for texts in block]
+        for depth in range(len(block) - 1):
+            if sum(1 for t in block[depth] if t) < 2:
+                continue  # a title line over the table, not a group caption
+            current: str | None = None
+            for col in range(width):
+                text = block[depth][col]
+                below = any(block[d][col] for d in range(depth + 1, len(block)))
+                if text:
+                    current = text if below else None
+                elif current is not None and below:
+                    carried[depth][col] = current
+                else:
+                    current = None
+        found = []
+        for col in range(width):
+            present = [carried[d][col] for d in range(len(block)) if carried[d][col]]
+            if present:
+                found.append((col, present))
+        self._carried[(first, last)] = found
+        return found
+
+
 def compose(
     rows: Sequence[Sequence[CellValue]],
     first: int,
     last: int,
     vocabulary: Vocabulary | None = None,
 ) -> list[Column]:
-    """The columns of the header rows ``first``..``last``, their words read exactly or, with a
-    ``vocabulary``, found again through OCR misreads too.
-
-    A merged group caption keeps its text in its top-left cell only; it is carried to the
-    right over the empty cells of its row for as long as the rows below name columns there.
-    """
-    block = [[caption_text(c) for c in rows[r][:MAX_COLUMNS]] for r in range(first, last + 1)]
-    width = max((len(r) for r in block), default=0)
-    for texts in block:
-        texts.extend([""] * (width - len(texts)))
-    carried = [list(texts) for texts in block]
-    for depth in range(len(block) - 1):
-        if sum(1 for t in block[depth] if t) < 2:
-            continue  # a title line over the table, not a group caption
-        current: str | None = None
-        for col in range(width):
-            text = block[depth][col]
-            below = any(block[d][col] for d in range(depth + 1, len(block)))
-            if text:
-                current = text if below else None
-            elif current is not None and below:
-                carried[depth][col] = current
-            else:
-                current = None
-    columns: list[Column] = []
-    for col in range(width):
-        texts = [carried[d][col] for d in range(len(block))]
-        present = [t for t in texts if t]
-        if not present:
-            continue
-        readings = [read_caption(t, vocabulary) for t in present]
-        own = readings[-1][0]
-        above = frozenset().union(*(words for words, _ in readings[:-1]))
-        guessed = any(g for _, g in readings)
-        columns.append(Column(col, own, above, " / ".join(present), guessed))
-    return columns
+    """The columns of the header rows ``first``..``last`` (see ``HeaderCaptions.columns``)."""
+    return HeaderCaptions(rows).columns(first, last, vocabulary)
 
 
 def row_signature(row: Sequence[CellValue]) -> tuple[str, ...]:

@@ -21,8 +21,8 @@ from document_extraction.captions import (
     DATE_WORD,
     MAX_COLUMNS,
     Column,
+    HeaderCaptions,
     caption_vocabulary,
-    compose,
     is_column_number_row,
 )
 from document_extraction.dates import parse_date_cell
@@ -330,15 +330,18 @@ def _caption_row(row: Sequence[CellValue]) -> bool:
 
 
 def _osv_reading(
-    rows: Sequence[Sequence[CellValue]], first: int, last: int
+    captions: HeaderCaptions, first: int, last: int
 ) -> tuple[Vocabulary | None, list[Column], dict[str, int]] | None:
     """The block's columns and six money columns, read exactly or through misreads where that
     reads the block better and the body holds amounts under them; with the vocabulary it took
     (None: read exactly)."""
-    columns = compose(rows, first, last)
+    rows = captions.rows
+    columns = captions.columns(first, last)
     money = osv_money_columns(columns)
     exact = None if money is None else (None, columns, money)
-    guessed_columns = compose(rows, first, last, _VOCABULARY)
+    guessed_columns = captions.columns(first, last, _VOCABULARY)
+    if not any(column.guessed for column in guessed_columns):
+        return exact
     guessed_money = osv_money_columns(guessed_columns)
     if guessed_money is None:
         return exact
@@ -351,15 +354,16 @@ def _osv_reading(
 
 
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
+    captions = HeaderCaptions(rows)
     for first, last in _blocks(rows):
-        reading = _osv_reading(rows, first, last)
+        reading = _osv_reading(captions, first, last)
         if reading is None:
             continue
         vocabulary, columns, money = reading
         # Caption rows right above the block belong to it ("Счет" over two rows of money
         # captions) as long as the money columns stay what they are.
         while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
-            wider = _osv_reading(rows, first - 1, last)
+            wider = _osv_reading(captions, first - 1, last)
             if wider is None or wider[2] != money:
                 break
             first, (vocabulary, columns, _) = first - 1, wider
@@ -531,9 +535,8 @@ def _best(
 
 
 def _statement_block(
-    rows: Sequence[Sequence[CellValue]], first: int, last: int, vocabulary: Vocabulary | None
+    columns: list[Column],
 ) -> tuple[list[Column], dict[int, str]] | None:
-    columns = compose(rows, first, last, vocabulary)
     roles = _statement_roles(columns)
     found = set(roles.values())
     if "date" not in found or not ({"debit", "credit"} <= found or "amount" in found):
@@ -551,15 +554,18 @@ def _lines_below(rows: Sequence[Sequence[CellValue]], last: int, roles: dict[int
 
 
 def _statement_reading(
-    rows: Sequence[Sequence[CellValue]], first: int, last: int
+    captions: HeaderCaptions, first: int, last: int
 ) -> tuple[list[Column], dict[int, str]] | None:
     """The block read exactly, or through misreads where that reads it better and the body
     confirms it."""
-    exact = _statement_block(rows, first, last, None)
-    guessed = _statement_block(rows, first, last, _VOCABULARY)
+    exact = _statement_block(captions.columns(first, last))
+    guessed_columns = captions.columns(first, last, _VOCABULARY)
+    if not any(column.guessed for column in guessed_columns):
+        return exact
+    guessed = _statement_block(guessed_columns)
     if guessed is None or not _reads_better(exact and exact[1], guessed[1], guessed[0]):
         return exact
-    return guessed if _lines_below(rows, last, guessed[1]) else exact
+    return guessed if _lines_below(captions.rows, last, guessed[1]) else exact
 
 
 def _has_sides(roles: dict[int, str]) -> bool:
@@ -567,15 +573,16 @@ def _has_sides(roles: dict[int, str]) -> bool:
 
 
 def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:
+    captions = HeaderCaptions(rows)
     for first, last in _blocks(rows):
-        block = _statement_reading(rows, first, last)
+        block = _statement_reading(captions, first, last)
         if block is None:
             continue
         columns, roles = block
         # Sub-captions in the rows below ("Сумма" over "Дебет | Кредит", "Корреспондент" over
         # "Наименование | УНП | Счет"): the deeper block names more columns.
         for deeper in range(last + 1, min(first + MAX_HEADER_ROWS, len(rows))):
-            wider = _statement_reading(rows, first, deeper)
+            wider = _statement_reading(captions, first, deeper)
             if wider is None or len(wider[1]) <= len(roles):
                 break
             (columns, roles), last = wider, deeper
