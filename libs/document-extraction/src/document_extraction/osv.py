@@ -74,6 +74,8 @@ def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
     when it starts with a letter: codes, the usual labels, are no caption."""
     for cell in row[:last_text_col]:
         if isinstance(cell, str) and cell.strip():
+            if cell.strip().isdigit() and len(cell.strip()) <= 3:
+                continue  # a row number or an outline level, printed: a page has no numbers
             if not cell.lstrip(_LEADING)[:1].isalpha():
                 return None
             return norm(cell)
