@@ -1,15 +1,21 @@
-"""Title lines above a table: organisation, report title, period, unit and currency."""
+"""Title lines above a table: organisation, report title, period, unit and currency.
+
+Each line is matched as it reads (``_read``: look-alikes folded, title words OCR misread put
+right) and its values are taken as printed (look-alikes folded only): "Оборотно-сальдовая
+ведомоть 3а январь" is a title and a period, "Организацня: OOO «Альфа»" names ООО «Альфа»."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.text import as_text, clean, line_of, title_cells
+from document_extraction.lookalikes import Vocabulary, fold_lookalikes
+from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
 
 _OSV_TITLE = re.compile(
@@ -62,6 +68,57 @@ _CURRENCIES = (
 )
 
 
+# The words the patterns above look for, to be found again where OCR misread a letter of them.
+_TITLE_WORDS = Vocabulary(
+    {
+        word: word
+        for word in (
+            "оборотно", "сальдовая", "сальдовой", "ведомость", "ведомости", "обороты", "счета",
+            "счету", "анализ", "субконто", "выписка", "выписки", "период", "периода",
+            "организация", "организации", "предприятие", "наименование", "начальная", "дата",
+            "начала", "валюта", "единица", "единицы", "измерения", "формирования", "параметры",
+            "отбор", "детализация", "выводимые", "данные", "показатели", "группировка",
+            "сформирован", "тысячах", "белорусских", "белорусские", "российских", "российские",
+            "рублях", "рублей", "доллар", "долларах", "долларов", "евро", "тенге", "гривна",
+            "гривнах", "юань", "юанях", "злотых", "сумма", "суммы",
+        )
+    }
+)  # fmt: skip
+_WORD = re.compile(r"\S+")
+
+
+class TitleLine(NamedTuple):
+    """A title line as printed (look-alikes folded) and as it reads (misread words put right):
+    the same words in the same places, some of them spelled otherwise."""
+
+    printed: str
+    read: str
+
+    @classmethod
+    def of(cls, text: str) -> TitleLine:
+        printed = fold_lookalikes(" ".join(text.split()))
+        return cls(printed, _TITLE_WORDS.repair(printed))
+
+    def printed_from(self, position: int) -> str:
+        """The printed text from where ``position`` of the reading is."""
+        read_words = list(_WORD.finditer(self.read))
+        printed_words = list(_WORD.finditer(self.printed))
+        if len(read_words) != len(printed_words):
+            return self.printed[position:]
+        for read_word, printed_word in zip(read_words, printed_words, strict=True):
+            if read_word.end() <= position:
+                continue
+            # A word cut inside keeps its end as printed: repairs stand before the cut.
+            from_end = read_word.end() - max(position, read_word.start())
+            start = max(printed_word.start(), printed_word.end() - from_end)
+            return self.printed[start:]
+        return ""
+
+
+def _read(text: str) -> str:
+    return TitleLine.of(text).read
+
+
 @dataclass(frozen=True)
 class Titles:
     title: str | None
@@ -75,21 +132,23 @@ class Titles:
 
 
 def currency_in(text: str) -> str | None:
+    read = _read(text)
     for pattern, code in _CURRENCIES:
-        if pattern.search(text):
+        if pattern.search(read):
             return code
     return None
 
 
 def period_in(line: str) -> Period | None:
     """The period named in a line, its text starting where the period wording starts."""
-    match = _PERIOD_START.search(line)
+    title_line = TitleLine.of(line)
+    match = _PERIOD_START.search(title_line.read)
     if match is None:
         return None
     text = (
-        line
+        title_line.printed
         if match.group(0).lower().startswith("период") and match.start() == 0
-        else line[match.start() :]
+        else title_line.printed_from(match.start())
     )
     return parse_period(text.strip())
 
@@ -105,88 +164,100 @@ _CELL_LABEL = re.compile(rf"^{_FIELD_LABELS}(?:\s*:|$)", re.IGNORECASE)
 _INNER_LABEL = re.compile(rf"(?<=\s){_FIELD_LABELS}\s*:", re.IGNORECASE)
 
 
-def title_segments(row: Sequence[CellValue]) -> list[str]:
+def title_segments(row: Sequence[CellValue]) -> list[TitleLine]:
     """A title row as its fields: "Организация: ООО «Альфа» | Период: 1 квартал 2025 г." is
     two, each label with the value after it (in its own cell or the next ones)."""
-    segments: list[list[str]] = []
+    segments: list[list[TitleLine]] = []
     for cell in title_cells(row):
         text = as_text(cell)
         if not text:
             continue
-        cuts = [0, *(m.start() for m in _INNER_LABEL.finditer(text))]
-        for position, (a, b) in enumerate(zip(cuts, [*cuts[1:], len(text)], strict=True)):
-            piece = text[a:b].strip(" ;,")
-            if not piece:
+        line = TitleLine.of(text)
+        cuts = [0, *(m.start() for m in _INNER_LABEL.finditer(line.read)), len(line.read)]
+        pieces = [line.printed_from(cut) for cut in cuts]
+        reads = [line.read[cut:] for cut in cuts]
+        for position in range(len(cuts) - 1):
+            printed = _without(pieces[position], pieces[position + 1]).strip(" ;,")
+            read = _without(reads[position], reads[position + 1]).strip(" ;,")
+            if not printed:
                 continue
-            if not segments or position > 0 or _CELL_LABEL.match(piece):
+            piece = TitleLine(printed, read)
+            if not segments or position > 0 or _CELL_LABEL.match(read):
                 segments.append([piece])
             else:
                 segments[-1].append(piece)
-    lines = [line_of(list(parts)) for parts in segments]
-    return [line for line in lines if line]
+    lines = [
+        TitleLine(" ".join(p.printed for p in parts), " ".join(p.read for p in parts))
+        for parts in segments
+    ]
+    return [line for line in lines if line.printed]
+
+
+def _without(text: str, tail: str) -> str:
+    return text[: len(text) - len(tail)] if tail else text
 
 
 def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
-    lines: list[str] = [segment for row in rows[:end] for segment in title_segments(row)]
+    lines = [segment for row in rows[:end] for segment in title_segments(row)]
     title: str | None = None
-    title_cell: str | None = None
+    title_read = ""
     for row in rows[:end]:
         for cell in row:
             text = clean(cell)
-            if text and _OSV_TITLE.search(text):
-                title_cell = text
+            if text and _OSV_TITLE.search(title_read := _read(text)):
+                title = fold_lookalikes(text)
                 break
-        if title_cell:
+        if title:
             break
-    title = title_cell
     period: Period | None = None
     unit: Unit = "units"
     currency: str | None = None
-    organisation: Organisation | None = None
     for line in lines:
         if period is None:
-            period = period_in(line)
-        if _UNIT_THOUSANDS.search(line):
+            period = period_in(line.printed)
+        if _UNIT_THOUSANDS.search(line.read):
             unit = "thousands"
-        units_line = _UNITS_LINE.match(line) or _UNIT_THOUSANDS.search(line)
-        if currency is None and (_SERVICE_LINE.match(line) or units_line):
-            currency = currency_in(line)
+        units_line = _UNITS_LINE.match(line.read) or _UNIT_THOUSANDS.search(line.read)
+        if currency is None and (_SERVICE_LINE.match(line.read) or units_line):
+            currency = currency_in(line.printed)
     if currency is None:
         for line in lines:
-            if re.match(r"^валюта", line, re.IGNORECASE):
-                currency = currency_in(line)
+            if re.match(r"^валюта", line.read, re.IGNORECASE):
+                currency = currency_in(line.printed)
     organisation = _organisation(lines, title)
     code = name = None
     by_subconto = False
     if title:
-        match = _ACCOUNT_IN_TITLE.search(title)
+        match = _ACCOUNT_IN_TITLE.search(title) or _ACCOUNT_IN_TITLE.search(title_read)
         if match is not None:
             code = match.group("code").rstrip(".")
             name = match.group("name").strip() if match.group("name") else None
-        by_subconto = bool(re.search(r"по субконто|анализ субконто", title, re.IGNORECASE))
+        by_subconto = bool(re.search(r"по субконто|анализ субконто", title_read, re.IGNORECASE))
     return Titles(title, organisation, period, unit, currency, code, name, by_subconto)
 
 
-def _organisation(lines: list[str], title: str | None) -> Organisation | None:
-    candidates = [line for line in lines if _ORG_PREFIX.match(line)]
+def _organisation(lines: list[TitleLine], title: str | None) -> Organisation | None:
+    candidates = [line for line in lines if _ORG_PREFIX.match(line.read)]
     if not candidates:
         candidates = [
             line
             for line in lines
-            if (title is None or title not in line)
-            and not _OSV_TITLE.search(line)
-            and period_in(line) is None
-            and not _SERVICE_LINE.match(line)
-            and not _UNITS_LINE.match(line)
-            and not _UNIT_THOUSANDS.search(line)
+            if (title is None or title not in line.printed)
+            and not _OSV_TITLE.search(line.read)
+            and period_in(line.printed) is None
+            and not _SERVICE_LINE.match(line.read)
+            and not _UNITS_LINE.match(line.read)
+            and not _UNIT_THOUSANDS.search(line.read)
         ]
     # A line of numbers only is a level or flag column beside an empty title row.
-    candidates = [line for line in candidates if re.search(r"[A-Za-zА-Яа-яЁё]", line)]
+    candidates = [line for line in candidates if re.search(r"[A-Za-zА-Яа-яЁё]", line.printed)]
     if not candidates:
         return None
     line = candidates[0]
-    tax_id = find_tax_id(line)
-    name = _TAX_SUFFIX.sub("", _ORG_PREFIX.sub("", line)).strip(" ,;")
+    tax_id = find_tax_id(line.printed)
+    prefix = _ORG_PREFIX.match(line.read)
+    value = line.printed_from(prefix.end()) if prefix else line.printed
+    name = _TAX_SUFFIX.sub("", value).strip(" ,;")
     if not name:
         return None
     return Organisation(name, tax_id)
