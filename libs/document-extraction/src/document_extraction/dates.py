@@ -7,6 +7,7 @@ import datetime
 import re
 
 from document_extraction.grid import CellValue
+from document_extraction.lookalikes import Vocabulary, fold_lookalikes, repair_number
 from recognition_contract import Period
 
 # Confidence lost when a date was read from text rather than a date cell.
@@ -30,6 +31,17 @@ _MONTHS = (
 _MONTH_WORD = (
     r"(янв\w*|фев\w*|мар\w*|апр\w*|ма[йя]\w*|июн\w*|июл\w*|авг\w*|сен\w*|окт\w*|ноя\w*|дек\w*)"
 )
+# Month names as printed in periods, to be found again where OCR misread a letter of them.
+_MONTH_NAMES = Vocabulary(
+    {
+        name: name
+        for name in (
+            "январь", "января", "февраль", "февраля", "март", "марта", "апрель", "апреля",
+            "июнь", "июня", "июль", "июля", "август", "августа", "сентябрь", "сентября",
+            "октябрь", "октября", "ноябрь", "ноября", "декабрь", "декабря",
+        )
+    }
+)  # fmt: skip
 _NUMERIC_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
@@ -101,10 +113,34 @@ def _explicit_dates(text: str) -> list[datetime.date]:
     return [d for d in found if d is not None]
 
 
+def _has_digits(word: str | None) -> bool:
+    return word is not None and any(ch.isdigit() for ch in word)
+
+
+def _read_period(text: str) -> str:
+    """A period's text as it reads: look-alikes folded, numbers OCR misread with a letter or
+    two given their digits back, a misread month name put right where a day or a year stands
+    beside it, and "r." after a year read as "г."."""
+    words = fold_lookalikes(text).lower().replace("ё", "е").split()
+    read: list[str] = []
+    for i, word in enumerate(words):
+        word = repair_number(word)[0]
+        before = read[i - 1] if i else None
+        after = words[i + 1] if i + 1 < len(words) else None
+        letters = word.strip(".,;:()")
+        if _month(letters) is None and (_has_digits(before) or _has_digits(after)):
+            month = _MONTH_NAMES.nearest(letters) if len(letters) >= 4 else None
+            word = word.replace(letters, month) if month else word
+        if letters == "r" and before is not None and before.isdigit() and len(before) == 4:
+            word = word.replace("r", "г")
+        read.append(word)
+    return " ".join(read)
+
+
 def parse_period(text: str) -> Period | None:
     """Period of a report from its printed text; None when the text names no period."""
-    lowered = text.lower().replace("ё", "е")
-    dates = _explicit_dates(text)
+    lowered = _read_period(text)
+    dates = _explicit_dates(lowered)
     if len(dates) >= 2:
         return Period(dates[0], dates[1], text)
     # "1 квартал 2024", "I квартал 2024 г."
