@@ -69,6 +69,13 @@ def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple
     )
 
 
+def _same_header(page: tuple[str, ...], first: tuple[str, ...]) -> bool:
+    """The first page's header printed again: the same rows, or the same rows without the
+    column numbers under them (a sheet's print titles need not take in every header row)."""
+    shorter, longer = sorted((page, first), key=len)
+    return bool(shorter) and longer[: len(shorter)] == shorter
+
+
 def assemble(pages: Sequence[PageGrid]) -> Assembled:
     groups: list[_Group] = []
     current: _Group | None = None
@@ -80,7 +87,7 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             repeated = (
                 current is not None
                 and current.has_document
-                and texts == current.header
+                and _same_header(texts, current.header)
                 and all(all(is_empty(c) for c in row) for row in page.rows[:first])
             )
             if repeated and current is not None:
