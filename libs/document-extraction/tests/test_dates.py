@@ -49,3 +49,32 @@ def test_dates_with_dashes_and_month_names() -> None:
     assert parse_date_cell("03-03-2025")[0] == datetime.date(2025, 3, 3)
     assert parse_date_cell("3 марта 2025 г.")[0] == datetime.date(2025, 3, 3)
     assert parse_date_cell("03.03-2025")[0] is None  # one separator throughout
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("за янвapь 2025 г.", D(2025, 1, 1), D(2025, 1, 31)),  # Latin a, p
+        ("3а яиварь 2025 г.", D(2025, 1, 1), D(2025, 1, 31)),  # 3 for З, и for н
+        ("за дскабрь 2024 r.", D(2024, 12, 1), D(2024, 12, 31)),  # с for е, r for г
+        ("Период: 01.0l.2025 - 31.O3.2025", D(2025, 1, 1), D(2025, 3, 31)),
+        ("за 1 квартал 2О25 г.", D(2025, 1, 1), D(2025, 3, 31)),
+        ("за 2024 r.", D(2024, 1, 1), D(2024, 12, 31)),
+        ("Пернод: Июль 2024 г. - Сснтябрь 2025 г.", D(2024, 7, 1), D(2025, 9, 30)),
+    ],
+)
+def test_periods_misread_by_ocr(text: str, start: D, end: D) -> None:
+    period = parse_period(text)
+    assert period is not None
+    assert (period.start, period.end, period.text) == (start, end, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ведомость по складу",  # no number beside it: a word near a month name is no month
+        "ООО «Марта»",
+    ],
+)
+def test_misread_months_need_a_day_or_a_year_beside_them(text: str) -> None:
+    assert parse_period(text) is None
