@@ -70,10 +70,13 @@ def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple
 
 
 def _same_header(page: tuple[str, ...], first: tuple[str, ...]) -> bool:
-    """The first page's header printed again: the same rows, or the same rows without the
-    column numbers under them (a sheet's print titles need not take in every header row)."""
+    """The first page's header printed again: the same rows, or a run of them (a sheet's
+    print titles need not take in a caption line above or the column numbers below)."""
     shorter, longer = sorted((page, first), key=len)
-    return bool(shorter) and longer[: len(shorter)] == shorter
+    return bool(shorter) and any(
+        longer[start : start + len(shorter)] == shorter
+        for start in range(len(longer) - len(shorter) + 1)
+    )
 
 
 def assemble(pages: Sequence[PageGrid]) -> Assembled:
