@@ -16,6 +16,8 @@ from document_extraction.captions import HeaderRepeats, caption_vocabulary, read
 from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.lookalikes import Vocabulary, fold_lookalikes, ocr_distance
 from document_extraction.text import norm
+from document_extraction.titles import currency_in, read_titles
+from recognition_contract import Organisation
 from recognition_corpus.axes import generate_axes
 
 # A development seed of its own: the benchmark's held-out seed is never looked at here.
@@ -227,6 +229,46 @@ def test_a_misread_column_is_named_where_the_exact_reading_already_finds_a_heade
 def test_ordinary_tables_are_no_headers_however_loosely_read(rows: list[list[Any]]) -> None:
     assert find_osv_header(rows) is None
     assert find_statement_header(rows) is None
+
+
+# --- title lines ---------------------------------------------------------------------------
+
+
+def test_title_organisation_period_and_units_read_through_misreads() -> None:
+    rows = [
+        ["Организацня: OOO «Альфа», YHП 190000001"],
+        ["Оборотно-сальдовая ведомоть по счету 60 3а январь 2025 г."],
+        ["Едииица измерения: тыс. бел. руб."],
+    ]
+    titles = read_titles(rows, len(rows))
+    assert titles.title == "Оборотно-сальдовая ведомоть по счету 60 за январь 2025 г."
+    assert titles.organisation == Organisation("ООО «Альфа»", "190000001")
+    assert titles.period is not None
+    assert (titles.period.start.isoformat(), titles.period.end.isoformat()) == (
+        "2025-01-01",
+        "2025-01-31",
+    )
+    assert titles.period.text == "за январь 2025 г."
+    assert (titles.unit, titles.currency, titles.account_code) == ("thousands", "BYN", "60")
+
+
+def test_an_organisation_line_without_a_label_keeps_its_name_as_printed() -> None:
+    rows = [["OOO «Ромашка»"], ["Анапиз счета 60 за 2024 г."]]
+    titles = read_titles(rows, len(rows))
+    assert titles.organisation == Organisation("ООО «Ромашка»", None)
+    assert titles.title == "Анапиз счета 60 за 2024 г."
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("(в белорусскнх рублях)", "BYN"),
+        ("Валюта: доллары США", "USD"),
+        ("Сумма в российскнх рублях", "RUB"),
+    ],
+)
+def test_currency_words_misread(text: str, code: str) -> None:
+    assert currency_in(text) == code
 
 
 # --- generated layouts, one caption word misread -------------------------------------------

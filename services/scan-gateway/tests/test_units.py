@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 from scan_gateway.deskew import estimate_angle
 from scan_gateway.grid_from_words import _amount_spacing
 from scan_gateway.lines import find_rules
-from scan_gateway.ocr_repair import repair_word
+from scan_gateway.ocr_repair import repair_word, repair_words
 from scan_gateway.tesseract import parse_tsv
 from scan_gateway.words import Word
 
@@ -35,6 +35,21 @@ def test_lookalikes_are_repaired_only_where_unambiguous(text: str, repaired: str
         assert word.confidence is not None and word.confidence <= 75
     else:
         assert word.confidence == 95.0
+
+
+def test_lookalikes_in_words_of_a_cyrillic_page_are_cyrillic() -> None:
+    texts = ["OOO", "«Альфа»", "Дeбет", "0бороты", "BY86AKBB30120000000000000000", "BYN", "345,6O"]
+    words = repair_words([Word(text, 0, 0, 10, 10, 95.0) for text in texts])
+    assert [w.text for w in words] == [
+        "ООО", "«Альфа»", "Дебет", "обороты", "BY86AKBB30120000000000000000", "BYN", "345,60",
+    ]  # fmt: skip
+    # A look-alike spelled otherwise is the same glyph: only digits repaired cost confidence.
+    assert [w.confidence for w in words] == [95.0] * 6 + [75.0]
+
+
+def test_lookalike_words_of_a_latin_page_stay_latin() -> None:
+    words = repair_words([Word(text, 0, 0, 10, 10, 95.0) for text in ["OOO", "Amount", "Date"]])
+    assert [w.text for w in words] == ["OOO", "Amount", "Date"]
 
 
 def test_spaces_inside_one_ocr_amount_carry_no_digits() -> None:
