@@ -20,6 +20,8 @@ AMBIGUOUS_SEPARATORS_PENALTY = 5
 CENT = Decimal("0.01")
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\u2007\u2008\u200a'’")
 _MINUS = ("-", "\u2212", "\u2013", "\u2014")
+# A dash for "nothing", as a scan reads it: a dash, a few of them, "=", "_" or "~".
+_DASHES = re.compile(r"[-\u2212\u2013\u2014=_~]{1,3}")
 _PLAIN = re.compile(r"\d+(?:[.,]\d+)?")
 _GROUPED_COMMA = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _GROUPED_DOT = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
@@ -68,7 +70,7 @@ CURRENCY_MARK_PENALTY = 1
 
 def parse_amount_text(text: str) -> Amount:
     raw = text.strip()
-    if not raw or raw in _MINUS:
+    if not raw or raw in _MINUS or _DASHES.fullmatch(raw):
         return EMPTY
     penalty = TEXT_AMOUNT_PENALTY
     negative = False

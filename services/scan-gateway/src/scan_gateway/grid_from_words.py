@@ -14,6 +14,7 @@ Phrases: words of a line closer than a fraction of the text height, i.e. one cel
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import statistics
 from collections.abc import Sequence
@@ -308,7 +309,10 @@ def _line_rows(
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
-        for phrase in line.phrases:
+        phrases = line.phrases
+        if len(phrases) >= 3 and bounds and line.words[0].run is None:
+            phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
+        for phrase in phrases:
             column = _column_of(phrase.x0, bounds)
             for k, (a, b) in enumerate(gaps):
                 if a <= phrase.x0 <= b:
@@ -319,6 +323,19 @@ def _line_rows(
     if fold:
         return fold_wrapped(table, height)
     return [line.cells for line in table]
+
+
+def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
+    """A phrase of a table row cut where a column boundary falls between two of its words:
+    OCR sets neighbouring cells as close as the words of one (a text layer's runs say
+    where its cells end)."""
+    parts = [Phrase([phrase.words[0]])]
+    for before, word in itertools.pairwise(phrase.words):
+        if any(before.x1 <= bound <= word.x0 for bound in bounds):
+            parts.append(Phrase([word]))
+        else:
+            parts[-1].words.append(word)
+    return parts
 
 
 def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, list[Word]]]:
