@@ -115,7 +115,7 @@ def _fold_run(run: str, cyrillic_context: bool) -> str:
     if cyrillic <= _strong_latin(run):
         return run
     digits = [ch for ch in run if ch.isdigit()]
-    # "3а" is за, but "60а" is a code with a letter: digits go only where letters dominate.
+    # "3а" is за, but "60а" is a code with a letter: digits go only among as many letters.
     fold_digits = (
         bool(digits) and len(digits) <= cyrillic and all(ch in _DIGIT_TO_CYRILLIC for ch in digits)
     )
