@@ -204,7 +204,8 @@ def _widths(
             value = row[column]
             shown = _shown(value, sheet.formats.get((r, column)))
             width = max(metrics.width(line) for line in shown.split("\n"))
-            if isinstance(value, str) and any(ch.isalpha() for ch in value):
+            if isinstance(value, str) and len(value.split()) > 1:
+                # Words wrap; one long token (an IBAN, a code) is given its width.
                 width = min(width, metrics.width("0") * cap)
             widest = max(widest, width)
         for r in header:
@@ -264,7 +265,10 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
         merged_from = {(r0, c0): (r1, c1) for r0, c0, r1, c1 in sheet.merges}
 
         def _wraps(r: int, c: int, row: Sequence[Cell]) -> bool:
-            inside = table is not None and table.header_first <= r <= table.last
+            # A line of the table with one text ("Остаток на конец дня ...") runs on over
+            # the empty cells beside it, as a merged row of a bank's form does.
+            alone = sum(v not in (None, "") for v in row) == 1
+            inside = table is not None and table.header_first <= r <= table.last and not alone
             # A title line overflows into the empty cells to its right, as in the sheet;
             # text with a neighbour to its right would be cut off, so it wraps instead.
             neighbour = c + 1 < len(row) and row[c + 1] not in (None, "")
