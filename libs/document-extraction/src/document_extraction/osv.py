@@ -22,7 +22,7 @@ from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
-from document_extraction.text import as_text, clean, is_empty, norm
+from document_extraction.text import as_text, clean, is_counter, is_empty, norm
 from document_extraction.titles import Titles
 from recognition_contract import (
     AccountRef,
@@ -74,7 +74,7 @@ def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
     when it starts with a letter: codes, the usual labels, are no caption."""
     for cell in row[:last_text_col]:
         if isinstance(cell, str) and cell.strip():
-            if cell.strip().isdigit() and len(cell.strip()) <= 3:
+            if is_counter(cell):
                 continue  # a row number or an outline level, printed: a page has no numbers
             if not cell.lstrip(_LEADING)[:1].isalpha():
                 return None

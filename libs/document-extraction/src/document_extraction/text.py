@@ -53,10 +53,22 @@ def is_empty(cell: CellValue) -> bool:
 def title_cells(row: Sequence[CellValue]) -> Sequence[CellValue]:
     """The cells of a title row from its first text on: numbers before it are an outline-level
     or row-number column beside the title ("0 | ООО «Альфа»" is the organisation ООО «Альфа»)."""
-    first_text = next((i for i, c in enumerate(row) if isinstance(c, str) and c.strip()), 0)
-    if all(is_empty(c) or isinstance(c, int | float) for c in row[:first_text]):
+    first_text = next(
+        (i for i, c in enumerate(row) if isinstance(c, str) and c.strip() and not is_counter(c)),
+        0,
+    )
+    if all(is_empty(c) or is_counter(c) for c in row[:first_text]):
         return row[first_text:]
     return row
+
+
+def is_counter(cell: CellValue) -> bool:
+    """A row number or outline level: a number, or (on a page, where all is text) up to three
+    digits."""
+    if isinstance(cell, str):
+        text = cell.strip()
+        return text.isdigit() and len(text) <= 3
+    return isinstance(cell, int | float) and not isinstance(cell, bool)
 
 
 def line_of(row: Sequence[CellValue]) -> str:
