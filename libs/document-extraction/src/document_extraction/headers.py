@@ -29,7 +29,7 @@ from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
 from document_extraction.lookalikes import Vocabulary
 from document_extraction.numbers import parse_amount
-from document_extraction.text import is_empty
+from document_extraction.text import is_counter, is_empty
 from recognition_contract import MONEY_FIELDS
 
 __all__ = [
@@ -326,7 +326,12 @@ def _osv_header(
 
 
 def _caption_row(row: Sequence[CellValue]) -> bool:
-    return sum(1 for c in row[:MAX_COLUMNS] if isinstance(c, str) and c.strip()) >= 2
+    """Two texts or more, a printed row number or level not counted (a title line beside
+    a level column is no caption row)."""
+    return (
+        sum(1 for c in row[:MAX_COLUMNS] if isinstance(c, str) and c.strip() and not is_counter(c))
+        >= 2
+    )
 
 
 def _osv_reading(
