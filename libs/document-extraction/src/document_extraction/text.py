@@ -12,6 +12,9 @@ _HYPHEN_BREAK = re.compile(r"-\s*\n\s*")
 _SPACE = re.compile(r"\s+")
 
 
+_WRAPPED_HYPHEN = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")
+
+
 def norm(cell: CellValue) -> str:
     """Lower case, ё as е, soft hyphens and words broken over lines joined, spaces collapsed,
     Latin and digit look-alikes in Cyrillic words Cyrillic ("Дeбет", "0бороты", see
@@ -28,7 +31,9 @@ def clean(cell: CellValue) -> str | None:
     """A text cell as printed (spaces collapsed), or None when it is empty or not text."""
     if isinstance(cell, str):
         if "  " in cell or "\n" in cell or "\t" in cell or "\u00ad" in cell or "\r" in cell:
-            cell = _SPACE.sub(" ", cell.replace("\u00ad", ""))
+            # A value wrapped at its hyphen ("расчетно-" over "кассовое") keeps the hyphen.
+            cell = _WRAPPED_HYPHEN.sub("-", cell.replace("\u00ad", ""))
+            cell = _SPACE.sub(" ", cell)
         return cell.strip() or None
     return None
 

@@ -31,7 +31,6 @@ PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
-_HYPHEN_BREAK = re.compile(r"[^\W\d_]-$")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
@@ -205,14 +204,9 @@ def _cells_text(cells: dict[int, list[Word]], height: float) -> dict[int, str]:
     """Words of each cell in reading order: lines joined by a newline."""
     out: dict[int, str] = {}
     for column, words in cells.items():
-        text = ""
-        for line in lines_of(words, height):
-            part = " ".join(w.text for w in line.words)
-            if _HYPHEN_BREAK.search(text) and part[:1].islower():
-                text += part  # "расчетно-" + "кассовое": a word broken at its hyphen
-            else:
-                text += ("\n" if text else "") + part
-        out[column] = text
+        out[column] = "\n".join(
+            " ".join(w.text for w in line.words) for line in lines_of(words, height)
+        )
     return out
 
 
