@@ -19,6 +19,7 @@ from enum import Enum
 
 from scan_gateway.words import Word
 
+_DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
 NUMERIC_COLUMN = 0.6
@@ -76,7 +77,13 @@ def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
 
 def _kind(line: TableLine, numeric: set[int]) -> _Kind:
     in_numeric = [text for column, text in line.texts if column in numeric]
-    if any(is_numeric(text) for text in in_numeric):
+    numbers = [text for _, text in line.texts if is_numeric(text)]
+    dated = any(_DATE.match(text) for text in in_numeric)
+    # A date alone does not make a row ("Сальдо на" over "01.07.2023" is a caption); a date
+    # with an amount beside it does, and so does an amount in a column of amounts.
+    if any(is_numeric(text) and not _DATE.match(text) for text in in_numeric) or (
+        dated and len(numbers) >= 2
+    ):
         return _Kind.ANCHOR
     return _Kind.OTHER if in_numeric else _Kind.TEXT
 
@@ -158,7 +165,10 @@ def _continues_caption(line: TableLine, above: TableLine, unit: float) -> bool:
         # "Банк: | Беларусбанк" over "Выписка по счету": a label and its value, then the
         # next title line, not a wrapped cell.
         return False
-    if any(is_numeric(text) and sum(ch.isdigit() for ch in text) > 1 for _, text in line.texts):
+    if any(
+        is_numeric(text) and sum(ch.isdigit() for ch in text) > 1 and not _DATE.match(text)
+        for _, text in line.texts
+    ):
         return False  # an amount starts a row; "(1)" closing a wrapped name does not
     return line.cy - above.cy <= CAPTION_PITCH * unit
 
