@@ -77,12 +77,12 @@ def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
 
 def _kind(line: TableLine, numeric: set[int]) -> _Kind:
     in_numeric = [text for column, text in line.texts if column in numeric]
-    numbers = [text for _, text in line.texts if is_numeric(text)]
+    numbers = [text for _, text in line.texts if is_numeric(text) and not _DATE.match(text)]
     dated = any(_DATE.match(text) for text in in_numeric)
     # A date alone does not make a row ("Сальдо на" over "01.07.2023" is a caption); a date
     # with an amount beside it does, and so does an amount in a column of amounts.
     if any(is_numeric(text) and not _DATE.match(text) for text in in_numeric) or (
-        dated and len(numbers) >= 2
+        dated and numbers
     ):
         return _Kind.ANCHOR
     return _Kind.OTHER if in_numeric else _Kind.TEXT
@@ -154,11 +154,11 @@ def _edge(index: int, anchor: int | None, lines: Sequence[TableLine], unit: floa
     return anchor
 
 
-def _continues_caption(line: TableLine, above: TableLine, unit: float) -> bool:
-    """A caption wrapped in its cell: the next line holds fewer cells, all under cells of the
-    line above, no amounts, and is set as close as the lines of one cell."""
+def _continues_caption(line: TableLine, above: TableLine, over: set[int], unit: float) -> bool:
+    """A caption wrapped in its cell: the next line holds fewer cells than the row so far
+    (``over``, its columns), all under them, no amounts, and is set as close to the line
+    above as the lines of one cell."""
     columns = {c for c, _ in line.texts}
-    over = {c for c, _ in above.texts}
     if len(over) < 2 or len(columns) >= len(over) or not columns <= over:
         return False
     if len(over) == 2 and min(over) in columns:
@@ -184,16 +184,19 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
         _owner(i, lines, kinds, how, unit) if kind is _Kind.TEXT else None
         for i, kind in enumerate(kinds)
     ]
+    columns: dict[int, set[int]] = {}
     for index in range(1, len(lines)):
         previous = index - 1
         target = owners[previous] if owners[previous] is not None else previous
+        over = columns.setdefault(target, {c for c, _ in lines[target].texts})
         if (
             owners[index] is None
             and kinds[index] is not _Kind.ANCHOR
             and kinds[target] is not _Kind.ANCHOR
-            and _continues_caption(lines[index], lines[previous], unit)
+            and _continues_caption(lines[index], lines[previous], over, unit)
         ):
             owners[index] = target
+            over |= {c for c, _ in lines[index].texts}
     rows: dict[int, dict[int, list[Word]]] = {}
     for index, line in enumerate(lines):
         owner = owners[index]
