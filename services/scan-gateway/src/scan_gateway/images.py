@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -14,6 +15,12 @@ from scan_gateway.deskew import straighten
 from scan_gateway.lines import find_rules
 from scan_gateway.ocr import OcrEngine
 from scan_gateway.ocr_repair import repair_words
+from scan_gateway.page_image import (
+    cut_out_page,
+    flatten_illumination,
+    page_area,
+    to_ocr_resolution,
+)
 from scan_gateway.words import PageWords
 
 # Resolution assumed for an image that does not state its own.
@@ -48,14 +55,51 @@ def open_image(source: bytes, max_pixels: int) -> Image.Image:
     return upright
 
 
+def scanned_page(page: Any, number: int, max_pixels: int) -> Image.Image | None:
+    """The one upright image that covers the whole page, decoded as it is stored; ``None``
+    when the page is anything else (several objects, a turned or clipped image)."""
+    import pypdfium2.raw as pdfium_c
+
+    if page.get_rotation() != 0:
+        return None
+    objects = list(page.get_objects(max_depth=1))
+    if len(objects) != 1 or objects[0].type != pdfium_c.FPDF_PAGEOBJ_IMAGE:
+        return None
+    image = objects[0]
+    a, b, c, d, _, _ = image.get_matrix().get()
+    width, height = page.get_size()
+    left, bottom, right, top = image.get_bounds()
+    upright = b == 0 and c == 0 and a > 0 and d > 0
+    covers = (right - left) * (top - bottom) >= 0.9 * width * height
+    if not (upright and covers):
+        return None
+    columns, rows = image.get_px_size()
+    if columns * rows > max_pixels:
+        raise RecognitionError(
+            ErrorCode.UNREADABLE,
+            f"page {number} holds a {columns}x{rows} image, more than the "
+            f"{max_pixels} pixels allowed",
+        )
+    decoded: Image.Image = image.get_bitmap(render=False).to_pil().convert("L")
+    dpi = round(decoded.width / (a / 72), 1)
+    decoded.info["dpi"] = (dpi, dpi)
+    return decoded
+
+
 def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
-    """Straighten, find and erase the ruling lines, read the words."""
-    dpi = image.info.get("dpi", (DEFAULT_DPI, DEFAULT_DPI))
+    """Cut the sheet out of a photo, even out its light, straighten it, bring its text to
+    the size OCR reads best, find and erase the ruling lines, read the words."""
+    dpi = float(image.info.get("dpi", (DEFAULT_DPI, DEFAULT_DPI))[0] or DEFAULT_DPI)
     gray = np.asarray(image, dtype=np.uint8)
+    corners = page_area(gray)
+    if corners is not None:
+        gray = cut_out_page(gray, corners)
+    gray = flatten_illumination(gray)
     upright, angle = straighten(gray)
-    rules, cleaned = find_rules(upright)
+    resized, dpi = to_ocr_resolution(upright, dpi)
+    rules, cleaned = find_rules(resized)
     prepared = Image.fromarray(cleaned)
-    prepared.info["dpi"] = dpi
+    prepared.info["dpi"] = (dpi, dpi)
     words = repair_words(engine.recognize(prepared))
     height, width = cleaned.shape[:2]
     return PageWords(

@@ -38,6 +38,8 @@ MAX_SIDE_INK: Final = 0.35
 # Paper on each side is at least this much lighter than the line (share of the line's
 # contrast with the lighter side): less, and the "line" is the dark side of an edge.
 MIN_SIDE_CONTRAST: Final = 0.5
+# Pieces of one drawn line lie within this many pixels of each other.
+SAME_LINE: Final = 4.0
 # A line touching the image's edge (pixels) is the edge of the sheet or of a crop.
 EDGE: Final = 3
 
@@ -63,7 +65,7 @@ def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
     )
     h_mask = _between_paper(np.asarray(h_mask, np.uint8), np.asarray(binary, np.uint8), gray, "h")
     v_mask = _between_paper(np.asarray(v_mask, np.uint8), np.asarray(binary, np.uint8), gray, "v")
-    rules = _components(h_mask, "h", h_len) + _components(v_mask, "v", v_len)
+    rules = _aligned(_components(h_mask, "h", h_len)) + _aligned(_components(v_mask, "v", v_len))
     mask = cv2.dilate(
         cv2.bitwise_or(h_mask, v_mask),
         np.ones((2 * ERASE_MARGIN + 1, 2 * ERASE_MARGIN + 1), np.uint8),
@@ -124,3 +126,22 @@ def _components(mask: Mask, orientation: str, minimum: int) -> list[Rule]:
         elif orientation == "v" and h >= minimum:
             rules.append(Rule("v", x + w / 2, float(y), float(y + h)))
     return rules
+
+
+def _aligned(rules: list[Rule]) -> list[Rule]:
+    """Pieces of one drawn line (cut where text touches it, or between two tables) at one
+    position, the mean of theirs weighted by length: a half-pixel apart, they would sort
+    as different lines."""
+    out: list[Rule] = []
+    group: list[Rule] = []
+    for rule in [*sorted(rules, key=lambda r: r.position), None]:
+        if group and (rule is None or rule.position - group[-1].position > SAME_LINE):
+            weights = [max(r.end - r.start, 1.0) for r in group]
+            position = sum(r.position * w for r, w in zip(group, weights, strict=True)) / sum(
+                weights
+            )
+            out += [Rule(r.orientation, round(position, 1), r.start, r.end) for r in group]
+            group = []
+        if rule is not None:
+            group.append(rule)
+    return out

@@ -229,7 +229,15 @@ def _open_pdf(source: bytes, limits: ScanLimits) -> Any:
 
 
 def _render(page: Any, number: int, limits: ScanLimits) -> Any:
+    """The page as a grayscale image for OCR: a scanned page is its own image, at the
+    scanner's resolution (rendering would resample it once more, and blur it); any other
+    page is rendered at ``limits.render_dpi``."""
+    from scan_gateway.images import scanned_page
+
     width, height = page.get_size()
+    scanned = scanned_page(page, number, limits.max_image_pixels)
+    if scanned is not None:
+        return scanned
     scale = limits.render_dpi / 72
     pixels = int(width * scale) * int(height * scale)
     if pixels > limits.max_image_pixels:
