@@ -14,7 +14,7 @@ from typing import NamedTuple
 from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.lookalikes import Vocabulary, fold_lookalikes
+from document_extraction.lookalikes import LATIN_TO_CYRILLIC, Vocabulary, fold_lookalikes
 from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
 
@@ -136,6 +136,22 @@ def currency_in(text: str) -> str | None:
     for pattern, code in _CURRENCIES:
         if pattern.search(read):
             return code
+    return _misread_code(text)
+
+
+_CODES = tuple(code for _, code in _CURRENCIES)
+_TO_LATIN = str.maketrans({c: latin for latin, c in LATIN_TO_CYRILLIC.items() if latin.isupper()})
+_CODE_TOKEN = re.compile(r"\b[A-ZА-Я]{3}\b")
+
+
+def _misread_code(text: str) -> str | None:
+    """A currency code OCR read in Cyrillic look-alikes or with one letter wrong ("ВУМ" for
+    BYN): the one known code it differs from in at most one letter."""
+    for token in _CODE_TOKEN.findall(text):
+        latin = token.translate(_TO_LATIN)
+        near = [c for c in _CODES if sum(a != b for a, b in zip(latin, c, strict=True)) <= 1]
+        if len(near) == 1:
+            return near[0]
     return None
 
 

@@ -1,4 +1,4 @@
-"""OCR look-alikes put right where the reading is unambiguous.
+"""OCR look-alikes put right where the reading is unambiguous, and pieces of lines dropped.
 
 A word made of digits and number punctuation with one or two letters that OCR confuses with
 digits (``О`` for ``0``, ``l`` for ``1``, ``З`` for ``3``) is a number misread: the letters
@@ -29,6 +29,11 @@ from scan_gateway.words import Word
 # Confidence a repaired word is left with at most, and loses per repaired character.
 REPAIRED_CEILING: Final = 75.0
 REPAIR_COST: Final = 10.0
+
+
+_STROKE_GLYPHS = frozenset("-\u2013\u2014\u2212_|!/\\")
+# A dash-like word this many times taller than wide is a stroke of a line, not a dash.
+STROKE_ASPECT: Final = 1.5
 
 
 # A Belarusian IBAN: BY, two check digits, a four-letter bank code, four digits of the
@@ -70,6 +75,17 @@ def repair_word(word: Word, cyrillic_page: bool | None = None) -> Word:
     return word if folded == word.text else replace(word, text=folded)
 
 
+def is_stroke(word: Word) -> bool:
+    """A piece of a ruling line read as a dash or a bar: dash glyphs in a box taller than it
+    is wide (a printed dash is wide and flat)."""
+    return (
+        bool(word.text)
+        and set(word.text) <= _STROKE_GLYPHS
+        and word.height > STROKE_ASPECT * (word.x1 - word.x0)
+    )
+
+
 def repair_words(words: list[Word]) -> list[Word]:
+    """Look-alikes put right; pieces of ruling lines dropped."""
     cyrillic_page = is_cyrillic_text(w.text for w in words)
-    return [repair_word(w, cyrillic_page) for w in words]
+    return [repair_word(w, cyrillic_page) for w in words if not is_stroke(w)]
