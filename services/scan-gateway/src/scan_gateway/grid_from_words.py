@@ -135,7 +135,9 @@ def column_gaps(
     body = [
         line
         for line in lines
-        if len(line.phrases) >= 3 and any(is_numeric(p.text) for p in line.phrases)
+        if len(line.phrases) >= 3
+        and any(is_numeric(p.text) for p in line.phrases)
+        and not _column_numbers(line)
     ]
     if not body:
         return []
@@ -164,7 +166,10 @@ def column_gaps(
     # still has its caption in the header: phrases of header lines that fit inside a gap,
     # or start right of everything, open columns of their own there.
     captions = sorted(
-        (p.x0, p.x1) for line in lines if len(line.phrases) >= 3 for p in line.phrases[1:]
+        (p.x0, p.x1)
+        for line in lines
+        if len(line.phrases) >= 3 and not _column_numbers(line)
+        for p in line.phrases[1:]
     )
     for x0, x1 in captions:
         if x0 > right:
@@ -183,6 +188,11 @@ def column_gaps(
             edge = x1
         split.append((edge, b))
     return split
+
+
+def _column_numbers(line: Line) -> bool:
+    """The row of column numbers under a header (1 2 3 …): a header line, not the body's."""
+    return all(p.text.isdigit() and len(p.text) <= 2 for p in line.phrases)
 
 
 def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -306,11 +316,16 @@ def _line_rows(
         phrases = line.phrases
         if len(phrases) >= 3 and bounds and line.words[0].run is None:
             phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
+        numbers = _column_numbers(line)
         for phrase in phrases:
             column = _column_of(phrase.x0, bounds)
             for k, (a, b) in enumerate(gaps):
                 if a <= phrase.x0 <= b:
-                    column = k + 1
+                    # A caption starting in a gap is set left in the column right of it; a
+                    # column number set right against the gap's far side (a number, as a
+                    # spreadsheet sets it) is the column's left of it.
+                    right_set = numbers and b - phrase.x1 < phrase.x0 - a
+                    column = k if right_set else k + 1
             row.setdefault(column, []).extend(phrase.words)
             texts.append((column, phrase.text))
         table.append(TableLine(line.cy, row, texts))
