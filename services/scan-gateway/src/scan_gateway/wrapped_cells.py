@@ -19,6 +19,7 @@ from enum import Enum
 
 from scan_gateway.words import Word
 
+_ENDS_IN_AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
 _DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
@@ -85,7 +86,11 @@ def _kind(line: TableLine, numeric: set[int]) -> _Kind:
         dated and numbers
     ):
         return _Kind.ANCHOR
-    return _Kind.OTHER if in_numeric else _Kind.TEXT
+    if in_numeric or any(_ENDS_IN_AMOUNT.search(text) for _, text in line.texts):
+        # "Остаток на начало дня 05.06.2025: 135 046,38" is a line of its own, not a name
+        # wrapped onto it.
+        return _Kind.OTHER
+    return _Kind.TEXT
 
 
 def alignment(lines: Sequence[TableLine], kinds: Sequence[_Kind], unit: float) -> Alignment:
