@@ -13,7 +13,8 @@ class ScanLimits:
     max_image_pixels: int = 60_000_000
     """Pixels of one image or rendered page (about A3 at 600 dpi); a decompression bomb
     declares far more in a few bytes and is refused before it is decoded."""
-    render_dpi: int = 200
-    """Resolution image-only PDF pages are rendered at for OCR."""
+    render_dpi: int = 300
+    """Resolution a PDF page with no text layer is rendered at for OCR, unless it is one
+    stored scan (read as stored, at the scanner's resolution)."""
     min_row_confidence: float = 60.0
     """OCR rows below this get a warning that points at their box."""

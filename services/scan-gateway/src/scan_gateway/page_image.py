@@ -87,7 +87,7 @@ def _fitted_corners(outline: Points, corners: Points) -> Points:
         side = end - start
         length = float(np.linalg.norm(side))
         along = (outline - start) @ side / max(length**2, 1e-6)
-        across = np.abs(np.cross(side, outline - start)) / max(length, 1e-6)
+        across = np.abs(_cross(side, outline - start)) / max(length, 1e-6)
         # The middle of the side, off the rounded corners and clear of other sides.
         near = outline[(along > 0.1) & (along < 0.9) & (across < 0.02 * length + 2)]
         if len(near) < 10:
@@ -97,10 +97,10 @@ def _fitted_corners(outline: Points, corners: Points) -> Points:
     fitted = []
     for index in range(4):
         (p, u), (q, v) = lines[index - 1], lines[index]
-        denominator = float(np.cross(u, v))
+        denominator = float(_cross(u, v))
         if abs(denominator) < 1e-3:
             return corners
-        t = float(np.cross(q - p, v)) / denominator
+        t = float(_cross(q - p, v)) / denominator
         fitted.append(p + t * u)
     return np.array(fitted, dtype=np.float32)
 
@@ -118,6 +118,11 @@ def _ordered(corners: Points) -> Points:
         ],
         dtype=np.float32,
     )
+
+
+def _cross(a: Points, b: Points) -> Points:
+    """The z component of the cross product of 2-D vectors (or rows of them)."""
+    return np.asarray(a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0], dtype=np.float32)
 
 
 def cut_out_page(gray: Gray, corners: Points) -> Gray:
