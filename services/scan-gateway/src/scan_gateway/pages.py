@@ -9,6 +9,7 @@ into the page and line the row really is on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -17,6 +18,10 @@ from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
+
+
+# An amount as a page prints it: decimals after a comma or a point.
+_AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
 
 
 @dataclass
@@ -54,13 +59,27 @@ def has_header(grid: PageGrid) -> bool:
 
 
 def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
+    """The first and last row of the page's table header. A header has titles above it, not
+    rows of amounts: what looks like one below the rows a page continues (the closing lines
+    of a statement) is not a new document's."""
+    found: tuple[int, int] | None = None
     osv = find_osv_header(rows)
     if osv is not None:
-        return osv.first_row, osv.last_row
-    statement = find_statement_header(rows)
-    if statement is not None:
-        return statement.first_row, statement.row
-    return None
+        found = osv.first_row, osv.last_row
+    else:
+        statement = find_statement_header(rows)
+        if statement is not None:
+            found = statement.first_row, statement.row
+    if found is not None and any(_amounts(row) for row in rows[: found[0]]):
+        return None
+    return found
+
+
+def _amounts(row: Sequence[str | None]) -> bool:
+    """A row of a table's body: an amount among three cells or more (a title line holds a
+    label and its value)."""
+    filled = [cell for cell in row if cell is not None and cell.strip()]
+    return len(filled) >= 3 and any(_AMOUNT.search(cell) for cell in filled)
 
 
 def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple[str, ...]:

@@ -1,0 +1,71 @@
+"""A PDF's text layer into words: characters set edge to edge are one word, a space joins
+words of one run (one cell's text), and two runs are two cells however close they are set."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from scan_gateway.grid_from_words import phrases_of, text_height
+from scan_gateway.pdf_text import page_words
+from scan_gateway.words import PageWords
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def register() -> None:
+    if "DejaVu" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("DejaVu", FONT))
+
+
+def page_of(*runs: tuple[float, float, str]) -> PageWords:
+    """A page with each run of text drawn where it says (x, y from the top, text)."""
+    register()
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 200))
+    canvas.setFont("DejaVu", 8)
+    for x, y, text in runs:
+        canvas.drawString(x, 200 - y, text)
+    canvas.showPage()
+    canvas.save()
+    with pdfplumber.open(io.BytesIO(buffer.getvalue())) as pdf:
+        return page_words(pdf.pages[0], 1)
+
+
+def width(text: str) -> float:
+    register()
+    return pdfmetrics.stringWidth(text, "DejaVu", 8)
+
+
+def test_a_number_set_right_against_a_name_set_left_is_two_words() -> None:
+    # "1" right-aligned in its cell, the name left-aligned in the next: 1.5 pt apart.
+    page = page_of((20, 50, "1"), (20 + width("1") + 1.5, 50, "Основные средства"))
+    assert [w.text for w in page.words] == ["1", "Основные", "средства"]
+    runs = [w.run for w in page.words]
+    assert runs[0] != runs[1] and runs[1] == runs[2]
+
+
+def test_words_of_one_run_are_one_phrase_and_runs_are_phrases_however_close() -> None:
+    name = "Расчеты с поставщиками"
+    page = page_of((20, 50, name), (20 + width(name) + 1.0, 50, "12 345,67"))
+    phrases = phrases_of(page.words, text_height(page.words))
+    assert [p.text for p in phrases] == [name, "12 345,67"]
+
+
+def test_a_wrapped_lines_trailing_space_does_not_join_the_next_cell() -> None:
+    # A spreadsheet keeps the space at which it wrapped a caption: "Сальдо на " then, a
+    # little to the right, the next cell's "Обороты".
+    first = "Сальдо на "
+    page = page_of((20, 50, first), (20 + width(first) + 4, 50, "Обороты"))
+    phrases = phrases_of(page.words, text_height(page.words))
+    assert [p.text for p in phrases] == ["Сальдо на", "Обороты"]
+
+
+def test_columns_typeset_with_spaces_are_cells() -> None:
+    page = page_of((20, 50, "Счет    Сальдо"))
+    phrases = phrases_of(page.words, text_height(page.words))
+    assert [p.text for p in phrases] == ["Счет", "Сальдо"]

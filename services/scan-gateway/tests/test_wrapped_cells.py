@@ -1,0 +1,114 @@
+"""Lines of an unruled table into rows: wrapped cells join the row of their amounts whichever
+way the sheet aligned them; captions wrapped in their cells fold; other lines stay rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from scan_gateway.words import Word
+from scan_gateway.wrapped_cells import Alignment, TableLine, fold_wrapped
+
+PITCH = 10.0  # lines of one cell
+ROW_GAP = 4.0  # extra space between rows
+COLUMNS = {0: 0.0, 1: 60.0, 2: 200.0, 3: 300.0}
+
+
+def line(y: float, cells: dict[int, str]) -> TableLine:
+    words = {
+        column: [Word(text, COLUMNS[column], y - 4, COLUMNS[column] + 40, y + 4)]
+        for column, text in cells.items()
+    }
+    return TableLine(y, words, [(c, t) for c, t in cells.items()])
+
+
+def texts(rows: list[dict[int, list[Word]]]) -> list[dict[int, str]]:
+    return [{c: " ".join(w.text for w in ws) for c, ws in sorted(row.items())} for row in rows]
+
+
+def statement(alignment: Alignment) -> list[TableLine]:
+    """Three transactions; the second's purpose wraps over three lines, set as ``alignment``
+    says relative to its date and amount."""
+    lines = [line(0, {0: "Дата", 1: "Сумма", 2: "Назначение"})]
+    y = PITCH + ROW_GAP
+    lines.append(line(y, {0: "01.02.2025", 1: "100,00", 2: "Оплата"}))
+    y += PITCH + ROW_GAP
+    purpose = ["Оплата по счету", "№ 5 от 01.02.2025", "за материалы"]
+    if alignment is Alignment.TOP:
+        lines.append(line(y, {0: "02.02.2025", 1: "200,00", 2: purpose[0]}))
+        lines += [line(y + PITCH, {2: purpose[1]}), line(y + 2 * PITCH, {2: purpose[2]})]
+    elif alignment is Alignment.BOTTOM:
+        lines += [line(y, {2: purpose[0]}), line(y + PITCH, {2: purpose[1]})]
+        lines.append(line(y + 2 * PITCH, {0: "02.02.2025", 1: "200,00", 2: purpose[2]}))
+    else:
+        lines.append(line(y, {2: purpose[0]}))
+        lines.append(line(y + PITCH, {0: "02.02.2025", 1: "200,00", 2: purpose[1]}))
+        lines.append(line(y + 2 * PITCH, {2: purpose[2]}))
+    y += 3 * PITCH + ROW_GAP
+    lines.append(line(y, {0: "03.02.2025", 1: "300,00", 2: "Комиссия"}))
+    return lines
+
+
+@pytest.mark.parametrize("alignment", list(Alignment))
+def test_a_wrapped_purpose_joins_its_transaction_however_it_is_aligned(
+    alignment: Alignment,
+) -> None:
+    rows = texts(fold_wrapped(statement(alignment), PITCH))
+    assert rows == [
+        {0: "Дата", 1: "Сумма", 2: "Назначение"},
+        {0: "01.02.2025", 1: "100,00", 2: "Оплата"},
+        {0: "02.02.2025", 1: "200,00", 2: "Оплата по счету № 5 от 01.02.2025 за материалы"},
+        {0: "03.02.2025", 1: "300,00", 2: "Комиссия"},
+    ]
+
+
+def test_titles_above_and_a_signature_below_stay_lines_of_their_own() -> None:
+    lines = [
+        line(-40, {0: "Выписка по счету"}),
+        line(-30, {0: "Клиент: ООО «Альфа»"}),
+        *statement(Alignment.TOP),
+    ]
+    last = lines[-1].cy
+    lines.append(line(last + 4 * PITCH, {0: "Главный бухгалтер"}))
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert rows[0] == {0: "Выписка по счету"}
+    assert rows[1] == {0: "Клиент: ООО «Альфа»"}
+    assert rows[-1] == {0: "Главный бухгалтер"}
+    assert len(rows) == 2 + 4 + 1
+
+
+def test_a_balance_line_between_transactions_is_a_row_not_a_wrapped_name() -> None:
+    lines = statement(Alignment.TOP)
+    y = lines[1].cy + PITCH
+    lines.insert(2, line(y, {0: "Остаток на начало дня 02.02.2025: 100,00"}))
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert {0: "Остаток на начало дня 02.02.2025: 100,00"} in rows
+    assert rows[1] == {0: "01.02.2025", 1: "100,00", 2: "Оплата"}
+
+
+def test_a_caption_wrapped_over_three_lines_is_one_header_row() -> None:
+    lines = [
+        line(0, {0: "Счет", 1: "Сальдо на", 2: "Сальдо на", 3: "Обороты"}),
+        line(PITCH, {1: "начало", 2: "конец", 3: "за"}),
+        line(2 * PITCH, {1: "01.01.2025", 2: "31.12.2025", 3: "период"}),
+        line(3 * PITCH + ROW_GAP, {0: "01", 1: "100,00", 2: "150,00", 3: "50,00"}),
+        line(4 * PITCH + 2 * ROW_GAP, {0: "10", 1: "200,00", 2: "250,00", 3: "50,00"}),
+    ]
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert rows[0] == {
+        0: "Счет",
+        1: "Сальдо на начало 01.01.2025",
+        2: "Сальдо на конец 31.12.2025",
+        3: "Обороты за период",
+    }
+    assert len(rows) == 3
+
+
+def test_the_next_header_row_with_as_many_cells_is_not_a_wrapped_caption() -> None:
+    lines = [
+        line(0, {0: "Счет", 1: "Сальдо", 2: "Обороты"}),
+        line(PITCH + ROW_GAP, {1: "Дебет", 2: "Кредит"}),
+        line(2 * PITCH + 2 * ROW_GAP, {0: "01", 1: "100,00", 2: "150,00"}),
+    ]
+    # "Дебет | Кредит" sits under the captions at a row's distance: the header's second row.
+    rows = texts(fold_wrapped(lines, PITCH / 1.5))
+    assert rows[1] == {1: "Дебет", 2: "Кредит"}
