@@ -1,0 +1,62 @@
+"""Cells as a page prints them: everything is text, numbers included; OCR adds its misreads."""
+
+from __future__ import annotations
+
+import pytest
+
+from document_extraction.captions import words_of
+from document_extraction.numbers import parse_amount_text
+from document_extraction.osv import level_column
+from document_extraction.text import clean, is_counter, norm, title_cells
+from document_extraction.titles import currency_in
+
+
+@pytest.mark.parametrize(
+    ("cell", "counter"),
+    [("0", True), ("1", True), ("125", True), (3.0, True), ("01 Основные", False), ("1250", False)],
+)
+def test_a_row_number_or_level_is_a_counter(cell: str | float, counter: bool) -> None:
+    assert is_counter(cell) is counter
+
+
+def test_a_title_line_beside_a_printed_level_column_is_its_text() -> None:
+    assert title_cells([None, "0", "ООО «Альфа»", None]) == ["ООО «Альфа»", None]
+
+
+def test_a_level_column_printed_as_digits_gives_levels() -> None:
+    rows = [["0", "01"], ["1", "01.1"], ["1", "01.2"], ["0", "10"], ["1", "10.1"]]
+    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 1, 3: 0, 4: 1}
+
+
+def test_a_row_number_column_is_no_level_column() -> None:
+    rows = [["1", "01"], ["2", "10"], ["3", "20"], ["4", "41"]]
+    assert level_column(rows, 0, 1) == {}
+
+
+@pytest.mark.parametrize("dash", ["—", "-", "=", "_", "~", "--", "–"])
+def test_a_dash_for_nothing_as_a_scan_reads_it_is_an_empty_cell(dash: str) -> None:
+    amount = parse_amount_text(dash)
+    assert amount.value is None and amount.problem is None
+
+
+def test_a_dash_before_an_amount_is_still_its_sign() -> None:
+    assert str(parse_amount_text("-1 234,50").value) == "-1234.50"
+
+
+def test_a_value_wrapped_at_its_hyphen_keeps_the_hyphen_a_caption_is_one_word() -> None:
+    assert clean("Комиссия за расчетно-\nкассовое обслуживание") == (
+        "Комиссия за расчетно-кассовое обслуживание"
+    )
+    assert norm("ПОКАЗА-\nТЕЛИ") == "показатели"
+
+
+def test_a_bold_dt_read_as_at_is_a_debit_caption() -> None:
+    assert "дебет" in words_of(norm("АТ сальдо на начало"))
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [("Валюта: ВУМ", "BYN"), ("Валюта: BYM", "BYN"), ("Валюта: RUВ", "RUB"), ("Валюта: XYZ", None)],
+)
+def test_a_currency_code_misread_by_one_letter_is_the_code(line: str, code: str | None) -> None:
+    assert currency_in(line) == code
