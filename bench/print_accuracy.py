@@ -139,7 +139,9 @@ def _report(outcomes: list[Outcome], show_diffs: int) -> None:
     for (axis, value), items in values.items():
         good = sum(o.fields[0] for o in items)
         total = sum(o.fields[1] for o in items)
-        rows.append((good / max(total, 1), axis, value, len(items), sum(not o.diffs for o in items)))
+        rows.append(
+            (good / max(total, 1), axis, value, len(items), sum(not o.diffs for o in items))
+        )
     rows.sort()
     print("\nworst axis values (all kinds): field accuracy, exact/files")
     for share, axis, value, count, exact in rows[:25]:

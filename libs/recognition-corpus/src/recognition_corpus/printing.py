@@ -133,8 +133,8 @@ class _Metrics:
             from PIL import ImageFont
 
             style = "bold" if bold else "regular"
-            found = subprocess.run(  # noqa: S603 - a fixed program
-                ["fc-match", "-f", "%{file}", f"{self.setup.font}:{style}"],  # noqa: S607
+            found = subprocess.run(
+                ["fc-match", "-f", "%{file}", f"{self.setup.font}:{style}"],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -226,22 +226,20 @@ def _widths(
     return widths
 
 
-def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
-    """The layout's first sheets as a print-ready workbook (values as the layout holds them,
-    with their number formats; merges kept)."""
-    import xlsxwriter  # type: ignore[import-untyped]
+class _Styles:
+    """One xlsxwriter format per combination the page setup uses."""
 
-    workbook = xlsxwriter.Workbook(
-        str(path), {"strings_to_numbers": False, "strings_to_urls": False}
-    )
-    cache: dict[tuple[Any, ...], Any] = {}
+    def __init__(self, workbook: Any, setup: PrintSetup) -> None:
+        self.workbook = workbook
+        self.setup = setup
+        self.cache: dict[tuple[Any, ...], Any] = {}
 
-    def style(fmt: str | None, *, wrap: bool, border: bool, bold: bool) -> Any:
+    def __call__(self, fmt: str | None, *, wrap: bool, border: bool, bold: bool) -> Any:
         key = (fmt, wrap, border, bold)
-        if key not in cache:
+        if key not in self.cache:
             props: dict[str, Any] = {
-                "font_name": setup.font,
-                "font_size": setup.size,
+                "font_name": self.setup.font,
+                "font_size": self.setup.size,
                 "valign": "top",
             }
             if fmt:
@@ -252,81 +250,106 @@ def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
                 props["border"] = 1
             if bold:
                 props["bold"] = True
-            cache[key] = workbook.add_format(props)
-        return cache[key]
+            self.cache[key] = self.workbook.add_format(props)
+        return self.cache[key]
 
-    for sheet in layout.sheets:
-        ws = workbook.add_worksheet(sheet.name)
-        table = _table(sheet)
-        metrics = _Metrics(setup)
-        widths = _widths(sheet, table, setup, metrics)
-        for column, width in enumerate(widths):
+
+@dataclass
+class _SheetPrint:
+    sheet: Sheet
+    setup: PrintSetup
+    styles: _Styles
+
+    def __post_init__(self) -> None:
+        self.table = _table(self.sheet)
+        self.metrics = _Metrics(self.setup)
+        self.widths = _widths(self.sheet, self.table, self.setup, self.metrics)
+        self.merged = {(r0, c0): (r1, c1) for r0, c0, r1, c1 in self.sheet.merges}
+
+    def in_header(self, r: int) -> bool:
+        return self.table is not None and self.table.header_first <= r <= self.table.header_last
+
+    def wraps(self, r: int, c: int, row: Sequence[Cell]) -> bool:
+        table = self.table
+        # A line of the table with one text ("Остаток на конец дня ...") runs on over the
+        # empty cells beside it, as a merged row of a bank's form does.
+        alone = sum(v not in (None, "") for v in row) == 1
+        inside = table is not None and table.header_first <= r <= table.last and not alone
+        # A title line overflows into the empty cells to its right, as in the sheet; text
+        # with a neighbour to its right would be cut off, so it wraps instead.
+        neighbour = c + 1 < len(row) and row[c + 1] not in (None, "")
+        return inside or neighbour
+
+    def style(self, r: int, c: int, value: Cell, row: Sequence[Cell]) -> Any:
+        fmt = self.sheet.formats.get((r, c))
+        if isinstance(value, datetime.date) and fmt is None:
+            fmt = "dd.mm.yyyy"
+        table = self.table
+        in_body = table is not None and table.header_last < r <= table.last
+        border = (self.setup.borders == "all" and (self.in_header(r) or in_body)) or (
+            self.setup.borders == "header" and self.in_header(r)
+        )
+        wrap = isinstance(value, str) and self.wraps(r, c, row)
+        return self.styles(fmt, wrap=wrap, border=border, bold=self.in_header(r))
+
+    def row_height(self, r: int, row: Sequence[Cell]) -> float:
+        """A spreadsheet program stores each row's height and LibreOffice keeps what the file
+        says: a row of wrapped text is as tall as its lines."""
+        spans = {(r0, c0): c1 for (r0, c0), (_, c1) in self.merged.items()}
+        lines = 1
+        for c, value in enumerate(row):
+            if isinstance(value, str) and value and self.wraps(r, c, row):
+                width = sum(_points(w) for w in self.widths[c : spans.get((r, c), c) + 1])
+                lines = max(lines, self.metrics.lines(value, width, bold=self.in_header(r)))
+        return lines * self.setup.size * 1.2 + 4
+
+    def write(self, ws: Any) -> None:
+        for column, width in enumerate(self.widths):
             ws.set_column(column, column, width)
-        merged_from = {(r0, c0): (r1, c1) for r0, c0, r1, c1 in sheet.merges}
-
-        def _wraps(r: int, c: int, row: Sequence[Cell]) -> bool:
-            # A line of the table with one text ("Остаток на конец дня ...") runs on over
-            # the empty cells beside it, as a merged row of a bank's form does.
-            alone = sum(v not in (None, "") for v in row) == 1
-            inside = table is not None and table.header_first <= r <= table.last and not alone
-            # A title line overflows into the empty cells to its right, as in the sheet;
-            # text with a neighbour to its right would be cut off, so it wraps instead.
-            neighbour = c + 1 < len(row) and row[c + 1] not in (None, "")
-            return inside or neighbour
-
-        def cell_style(r: int, c: int, value: Cell, row: Sequence[Cell]) -> Any:
-            fmt = sheet.formats.get((r, c))
-            if isinstance(value, datetime.date) and fmt is None:
-                fmt = "dd.mm.yyyy"
-            in_header = table is not None and table.header_first <= r <= table.header_last
-            in_body = table is not None and table.header_last < r <= table.last
-            border = (setup.borders == "all" and (in_header or in_body)) or (
-                setup.borders == "header" and in_header
-            )
-            wrap = isinstance(value, str) and _wraps(r, c, row)
-            return style(fmt, wrap=wrap, border=border, bold=in_header)
-
-        # A spreadsheet program stores each row's height; LibreOffice keeps what the file
-        # says, so a row of wrapped text is made as tall as its lines.
-        spans = {(r0, c0): c1 for (r0, c0), (_, c1) in merged_from.items()}
-        for r, row in enumerate(sheet.rows):
-            lines = 1
+        table = self.table
+        for r, row in enumerate(self.sheet.rows):
+            ws.set_row(r, self.row_height(r, row))
             for c, value in enumerate(row):
-                if isinstance(value, str) and value and _wraps(r, c, row):
-                    width = sum(_points(w) for w in widths[c : spans.get((r, c), c) + 1])
-                    bold = table is not None and table.header_first <= r <= table.header_last
-                    lines = max(lines, metrics.lines(value, width, bold=bold))
-            ws.set_row(r, lines * setup.size * 1.2 + 4)
-        for r, row in enumerate(sheet.rows):
-            for c, value in enumerate(row):
-                if (r, c) in merged_from:
+                if (r, c) in self.merged:
                     continue
-                fmt = cell_style(r, c, value, row)
+                fmt = self.style(r, c, value, row)
                 if value is None:
-                    if fmt is not None and table is not None and table.header_first <= r:
+                    if table is not None and table.header_first <= r:
                         ws.write_blank(r, c, None, fmt)
-                    continue
-                if isinstance(value, str):
+                elif isinstance(value, str):
                     ws.write_string(r, c, value, fmt)
                 elif isinstance(value, datetime.date):
                     ws.write_datetime(r, c, value, fmt)
                 else:
                     ws.write_number(r, c, value, fmt)
-        for (r0, c0), (r1, c1) in merged_from.items():
-            row = sheet.rows[r0]
+        for (r0, c0), (r1, c1) in self.merged.items():
+            row = self.sheet.rows[r0]
             value = row[c0] if c0 < len(row) else None
-            ws.merge_range(
-                r0, c0, r1, c1, "" if value is None else value, cell_style(r0, c0, value, row)
-            )
+            shown = "" if value is None else value
+            ws.merge_range(r0, c0, r1, c1, shown, self.style(r0, c0, value, row))
         ws.set_paper(9)  # A4
         ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
         ws.fit_to_pages(1, 0)
-        if setup.orientation == "landscape" or sum(map(_points, widths)) > _PORTRAIT_WIDTH:
+        wide = sum(map(_points, self.widths)) > _PORTRAIT_WIDTH
+        if self.setup.orientation == "landscape" or wide:
             ws.set_landscape()
         else:
             ws.set_portrait()
-        if table is not None and setup.repeat_header:
+        if table is not None and self.setup.repeat_header:
             ws.repeat_rows(table.header_first, table.header_last)
+
+
+def write_print_xlsx(layout: Layout, setup: PrintSetup, path: Path) -> None:
+    """The layout's sheets as a print-ready workbook (values as the layout holds them, with
+    their number formats; merges kept)."""
+    import xlsxwriter  # type: ignore[import-untyped]
+
+    workbook = xlsxwriter.Workbook(
+        str(path), {"strings_to_numbers": False, "strings_to_urls": False}
+    )
+    styles = _Styles(workbook, setup)
+    for sheet in layout.sheets:
+        _SheetPrint(sheet, setup, styles).write(workbook.add_worksheet(sheet.name))
     if not layout.sheets:
         workbook.add_worksheet("Лист1")
     workbook.close()
@@ -348,7 +371,7 @@ def print_to_pdf(workbooks: Sequence[Path], outdir: Path) -> dict[Path, Path]:
         "HOME": str(profile),
     }
     try:
-        subprocess.run(  # noqa: S603 - a fixed program on files this process wrote
+        subprocess.run(
             [
                 soffice,
                 f"-env:UserInstallation={profile.as_uri()}",

@@ -165,8 +165,8 @@ def photograph(pdf: bytes, style: PhotoStyle, *, seed: int = 0) -> list[Image.Im
         paper = style.paper * light * ink + 20 * (1 - ink) * light
         margin_x, margin_y = int(style.border * width), int(style.border * height)
         canvas_w, canvas_h = width + 2 * margin_x, height + 2 * margin_y
-        source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-        target = np.float32(
+        source = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+        target = np.array(
             [
                 [
                     margin_x + x * width + dx * width,
@@ -175,7 +175,8 @@ def photograph(pdf: bytes, style: PhotoStyle, *, seed: int = 0) -> list[Image.Im
                 for (x, y), (dx, dy) in zip(
                     ((0, 0), (1, 0), (1, 1), (0, 1)), style.corners, strict=True
                 )
-            ]
+            ],
+            dtype=np.float32,
         )
         matrix = cv2.getPerspectiveTransform(source, target)
         turn = cv2.getRotationMatrix2D((canvas_w / 2, canvas_h / 2), style.angle, 1.0)

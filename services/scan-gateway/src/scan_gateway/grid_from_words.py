@@ -374,9 +374,7 @@ def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, l
         return rows
     # The caption's own column goes: a header composes groups over adjacent columns.
     shift = [sum(1 for m in moved if m < c) for c in range(width)]
-    return [
-        {(c := moved.get(k, k)) - shift[c]: words for k, words in row.items()} for row in rows
-    ]
+    return [{(c := moved.get(k, k)) - shift[c]: words for k, words in row.items()} for row in rows]
 
 
 def _ruled_rows(

@@ -19,7 +19,6 @@ from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
 
-
 # An amount as a page prints it: decimals after a comma or a point.
 _AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
 

@@ -130,7 +130,10 @@ def _printed_as(
     if kind == "photo":
         style = PhotoStyle.draw(rng)
         images = photograph(pdf, style, seed=rng.randint(0, 2**31))
-        extra = {"photo_angle": _bucket(abs(style.angle), (1, 2)), "photo_paper": style.paper // 20 * 20}
+        extra = {
+            "photo_angle": _bucket(abs(style.angle), (1, 2)),
+            "photo_paper": style.paper // 20 * 20,
+        }
         quality = style.jpeg_quality
     else:
         dpi = int(kind.removeprefix("scan-"))

@@ -192,7 +192,8 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
     columns: dict[int, set[int]] = {}
     for index in range(1, len(lines)):
         previous = index - 1
-        target = owners[previous] if owners[previous] is not None else previous
+        owner = owners[previous]
+        target = owner if owner is not None else previous
         over = columns.setdefault(target, {c for c, _ in lines[target].texts})
         if (
             owners[index] is None
