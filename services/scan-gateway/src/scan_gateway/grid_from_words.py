@@ -37,6 +37,8 @@ SAME_LINE = 0.5
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
 # the border of a one-line table row is about twice the text height.
 MIN_RULE = 1.2
+# A box of this many rows or fewer with the table's lines below it frames a header only.
+MAX_HEADER_BANDS = 4
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
 
@@ -242,6 +244,24 @@ def _joined_rules(
     return [r for r in joined if r.end - r.start >= MIN_RULE * height]
 
 
+def _boxed_header_only(words: Sequence[Word], ys: Sequence[float], height: float) -> bool:
+    """Rules bound a few rows at most, and more lines of words are set below them."""
+    if len(ys) - 1 > MAX_HEADER_BANDS:
+        return False
+    below = lines_of([w for w in words if w.cy > ys[-1]], height)
+    return len(below) > 2 * (len(ys) - 1)
+
+
+def _framed(horizontal: list[Rule], vertical: Sequence[Rule], height: float) -> list[Rule]:
+    """The horizontal rules of the table the vertical rules frame: a signature's underline or
+    a rule far below a header boxed on its own bounds no row."""
+    if not vertical:
+        return horizontal
+    top = min(r.start for r in vertical) - SAME_RULE * height
+    bottom = max(r.end for r in vertical) + SAME_RULE * height
+    return [r for r in horizontal if top <= r.position <= bottom]
+
+
 def _positions(rules: Sequence[Rule], height: float) -> list[float]:
     positions: list[float] = []
     for rule in sorted(rules, key=lambda r: r.position):
@@ -265,11 +285,17 @@ def build_page_grid(
     if not words:
         return PageGrid(page.page, [], [], [], ocr)
     height = text_height(words)
-    horizontal = _joined_rules(page.rules, "h", height)
     vertical = _joined_rules(page.rules, "v", height)
+    horizontal = _framed(_joined_rules(page.rules, "h", height), vertical, height)
     ys = _positions(horizontal, height)
     xs = _positions(vertical, height)
     ruled = len(ys) >= 2 and len(xs) >= 2
+    if ruled and ocr and _boxed_header_only(words, ys, height):
+        # A scan of a table boxed only around its header: the box's inner rules are often
+        # too short to be found; where the body's alignment shows more columns than the box,
+        # the columns are read off the body instead.
+        body = column_gaps(lines_of(words, height, gap), tolerance=gap_tolerance)
+        ruled = len(body) + 1 <= len(xs) - 1
     rows: list[dict[int, list[Word]]] = []
     if ruled:
         top, bottom = ys[0], ys[-1]
