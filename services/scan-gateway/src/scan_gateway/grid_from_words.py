@@ -18,7 +18,7 @@ import itertools
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from document_extraction import BBox
@@ -37,6 +37,10 @@ SAME_LINE = 0.5
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
 # the border of a one-line table row is about twice the text height.
 MIN_RULE = 1.2
+# Characters OCR makes of a ruling line beside a word, and how near (in text heights) the
+# line must be for them to be taken off.
+_RULE_MARKS = frozenset("[]|!")
+RULE_MARK = 0.6
 # A box of this many rows or fewer with the table's lines below it frames a header only.
 MAX_HEADER_BANDS = 4
 # Rules closer than this (in text heights) are one border drawn twice.
@@ -244,6 +248,21 @@ def _joined_rules(
     return [r for r in joined if r.end - r.start >= MIN_RULE * height]
 
 
+def _without_rule_marks(word: Word, vertical: Sequence[Rule], height: float) -> Word:
+    """An OCR word with a piece of the ruling line beside it read into it ("[52 912,67",
+    "0,00|") loses that mark: brackets and bars at an edge that touches a vertical rule."""
+    text, x0, x1 = word.text, word.x0, word.x1
+    near = RULE_MARK * height
+    # Any rule's x: a scan keeps a border's pieces on some rows and loses them on others.
+    positions = [r.position for r in vertical]
+    step = (x1 - x0) / max(len(text), 1)
+    if text[:1] in _RULE_MARKS and any(abs(x - x0) <= near for x in positions):
+        text, x0 = text[1:].lstrip(), x0 + step
+    if text[-1:] in _RULE_MARKS and any(abs(x - x1) <= near for x in positions):
+        text, x1 = text[:-1].rstrip(), x1 - step
+    return word if text == word.text else replace(word, text=text, x0=x0, x1=x1)
+
+
 def _boxed_header_only(words: Sequence[Word], ys: Sequence[float], height: float) -> bool:
     """Rules bound a few rows at most, and more lines of words are set below them."""
     if len(ys) - 1 > MAX_HEADER_BANDS:
@@ -286,6 +305,8 @@ def build_page_grid(
         return PageGrid(page.page, [], [], [], ocr)
     height = text_height(words)
     vertical = _joined_rules(page.rules, "v", height)
+    if ocr:
+        words = [w for w in (_without_rule_marks(w, vertical, height) for w in words) if w.text]
     horizontal = _framed(_joined_rules(page.rules, "h", height), vertical, height)
     ys = _positions(horizontal, height)
     xs = _positions(vertical, height)
@@ -303,7 +324,7 @@ def build_page_grid(
         inside = [w for w in words if top <= w.cy <= bottom]
         below = [w for w in words if w.cy > bottom]
         rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False)
-        rows += _ruled_rows(inside, ys, xs, vertical, height)
+        rows += _ruled_rows(inside, ys, xs, vertical, height, ocr=ocr)
         # A table boxed only around its header: its body is set below the box, by lines.
         below_lines = lines_of(below, height, gap)
         unit = statistics.median(line.extent for line in below_lines) if below_lines else height
@@ -409,6 +430,8 @@ def _ruled_rows(
     xs: Sequence[float],
     vertical: Sequence[Rule],
     height: float,
+    *,
+    ocr: bool,
 ) -> list[dict[int, list[Word]]]:
     """A row per band between horizontal rules; columns from the vertical rules crossing
     that band, each cell named by the table column its left border starts."""
@@ -425,6 +448,12 @@ def _ruled_rows(
             [r for r in vertical if r.start - height / 2 <= middle <= r.end + height / 2], height
         )
         local = crossing or list(xs)
+        if ocr:
+            # A scan loses pieces of rules: where none crosses the band, the table's border
+            # still divides it unless a word runs across (a caption merged over columns).
+            local = sorted(
+                {*local, *(x for x in xs if not any(w.x0 < x < w.x1 for w in members))}
+            )
         row: dict[int, list[Word]] = {}
         for word in sorted(members, key=lambda w: (w.cy, w.x0)):
             cell = bisect.bisect_right(local, word.cx)
