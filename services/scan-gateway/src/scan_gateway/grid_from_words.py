@@ -450,10 +450,13 @@ def _ruled_rows(
         local = crossing or list(xs)
         if ocr:
             # A scan loses pieces of rules: where none crosses the band, the table's border
-            # still divides it unless a word runs across (a caption merged over columns).
-            local = sorted(
-                {*local, *(x for x in xs if not any(w.x0 < x < w.x1 for w in members))}
-            )
+            # still divides it unless a phrase runs across (a caption merged over columns).
+            spans = [
+                (p.x0, p.x1)
+                for line in lines_of(members, height, OCR_PHRASE_GAP)
+                for p in line.phrases
+            ]
+            local = sorted({*local, *(x for x in xs if not any(a < x < b for a, b in spans))})
         row: dict[int, list[Word]] = {}
         for word in sorted(members, key=lambda w: (w.cy, w.x0)):
             cell = bisect.bisect_right(local, word.cx)
