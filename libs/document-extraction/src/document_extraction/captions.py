@@ -65,8 +65,10 @@ _CANONICAL = {
     "деб": "дебет",
     "дб": "дебет",
     "дт": "дебет",
-    # Д of a bold caption, read by OCR as А: no caption says "ат" otherwise.
+    # Д of a bold caption, read by OCR as А; Б of "об." as В: no caption says "ат" or "ов"
+    # otherwise, and words this short are matched exactly.
     "ат": "дебет",
+    "ов": "оборот",
     "д": "дебет",
     "кредит": "кредит",
     "кредита": "кредит",
