@@ -149,25 +149,9 @@ def column_gaps(
         return []
     spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
     allowed = int(tolerance * len(body))
-    events: list[tuple[float, int]] = []
-    for x0, x1 in spans:
-        events.append((x0, 1))
-        events.append((x1, -1))
-    events.sort()
-    gaps: list[tuple[float, float]] = []
-    depth = 0
-    opened: float | None = None
+    gaps = _uncovered(spans, allowed)
     left = spans[0][0]
     right = max(x1 for _, x1 in spans)
-    for x, delta in events:
-        before = depth
-        depth += delta
-        if before > allowed >= depth and left < x < right:
-            opened = x
-        elif before <= allowed < depth and opened is not None:
-            if x > opened:
-                gaps.append((opened, x))
-            opened = None
     # A column empty in every table line (no credit in any line, no closing credit balance)
     # still has its caption in the header: phrases of header lines that fit inside a gap,
     # or start right of everything, open columns of their own there.
@@ -177,6 +161,15 @@ def column_gaps(
         if len(line.phrases) >= 3 and not _column_numbers(line)
         for p in line.phrases[1:]
     )
+    if tolerance:
+        # OCR sets two cells as close as two words of one phrase: a narrow gap between the
+        # words of every line, where a caption of the header starts, is a column's edge.
+        words = sorted((w.x0, w.x1) for line in body for w in line.words)
+        for a, b in _uncovered(words, allowed):
+            starts = any(abs(x0 - b) <= slack for x0, _ in captions)
+            if starts and not any(a < q and p < b for p, q in gaps):
+                gaps.append((a, b))
+        gaps.sort()
     for x0, x1 in captions:
         if x0 > right:
             gaps.append((right, x0))
@@ -194,6 +187,26 @@ def column_gaps(
             edge = x1
         split.append((edge, b))
     return split
+
+
+def _uncovered(spans: Sequence[tuple[float, float]], allowed: int) -> list[tuple[float, float]]:
+    """X ranges inside the spans' extent covered by at most ``allowed`` of them."""
+    events = sorted([(x0, 1) for x0, _ in spans] + [(x1, -1) for _, x1 in spans])
+    left = min(x0 for x0, _ in spans)
+    right = max(x1 for _, x1 in spans)
+    gaps: list[tuple[float, float]] = []
+    depth = 0
+    opened: float | None = None
+    for x, delta in events:
+        before = depth
+        depth += delta
+        if before > allowed >= depth and left < x < right:
+            opened = x
+        elif before <= allowed < depth and opened is not None:
+            if x > opened:
+                gaps.append((opened, x))
+            opened = None
+    return gaps
 
 
 def _column_numbers(line: Line) -> bool:
