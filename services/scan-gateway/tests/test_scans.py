@@ -78,7 +78,12 @@ def test_low_confidence_ocr_rows_are_flagged_with_page_and_box() -> None:
     assert isinstance(document, TrialBalance)
     flagged = [w for w in document.warnings if w.code == "LOW_CONFIDENCE_ROW"]
     assert len(flagged) == len(document.rows)
-    for warning in flagged:
+    for warning, row in zip(flagged, document.rows, strict=True):
         assert warning.severity is Severity.WARNING
         assert warning.locator is not None
         assert warning.locator.page == 1 and warning.locator.bbox is not None
+        # The least sure cell of the row: its box inside the row's, its reading named.
+        cell, line = warning.locator.bbox, row.locator.bbox
+        assert line is not None and warning.locator.row == row.locator.row
+        assert line.x0 <= cell.x0 <= cell.x1 <= line.x1 and line.y0 <= cell.y0 <= line.y1
+        assert "прочитано с уверенностью" in warning.message

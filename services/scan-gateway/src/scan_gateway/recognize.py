@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from document_extraction import NoDocumentFound, extract
+from document_extraction import BBox, Grid, NoDocumentFound, extract
 from recognition_contract import (
     Document,
     ErrorCode,
@@ -101,18 +101,17 @@ def recognize_pages(
         raise RecognitionError(ErrorCode.RECOGNITION_FAILED, exc.reason) from None
     status = extraction.status
     documents = list(extraction.documents)
-    if len(documents) == len(assembled.documents):
-        documents = [
-            relocate(document, assembled.origins[index], assembled.pages[index])
-            for document, index in zip(documents, assembled.documents, strict=True)
-        ]
     ocr_pages = sum(page.source == "ocr" for page in pages)
-    if ocr_pages:
-        for position, document in enumerate(documents):
-            flagged = _low_confidence_rows(document, limits.min_row_confidence)
+    if len(documents) == len(assembled.documents):
+        placed: list[Document] = []
+        for document, index in zip(documents, assembled.documents, strict=True):
+            grid = assembled.grids[index]
+            flagged = _low_confidence_rows(document, grid, limits.min_row_confidence)
             if flagged:
-                documents[position] = replace(document, warnings=document.warnings + flagged)
+                document = replace(document, warnings=document.warnings + flagged)
                 status = "needs_check"
+            placed.append(relocate(document, assembled.origins[index], assembled.pages[index]))
+        documents = placed
     return Recognition(
         documents=documents,
         group_schema=extraction.group_schema,
@@ -123,22 +122,52 @@ def recognize_pages(
     )
 
 
-def _low_confidence_rows(document: Document, threshold: float) -> tuple[Warning, ...]:
-    """One warning per OCR row read with low confidence, pointing at its box on the page."""
+def _low_confidence_rows(
+    document: Document, grid: Grid, threshold: float
+) -> tuple[Warning, ...]:
+    """One warning per OCR row read with low confidence, pointing at its least sure cell: its
+    box on the page, what was read there and how sure the reading was. Nothing is changed."""
     rows: Sequence[TrialBalanceRow | Transaction] = (
         document.transactions if isinstance(document, Statement) else document.rows
     )
-    return tuple(
-        Warning(
-            code="LOW_CONFIDENCE_ROW",
-            severity=Severity.WARNING,
-            message=f"Строка распознана неуверенно ({row.confidence}): "
-            "сверьте суммы с изображением",
-            locator=row.locator,
+    out: list[Warning] = []
+    for row in rows:
+        if row.confidence >= threshold:
+            continue
+        locator, message = row.locator, f"Строка распознана неуверенно ({row.confidence})"
+        weakest = _weakest_cell(grid, row.locator.row)
+        if weakest is not None:
+            text, confidence, box = weakest
+            locator = locator._replace(bbox=box)
+            message += f": «{text}» прочитано с уверенностью {confidence:.0f}"
+        out.append(
+            Warning(
+                code="LOW_CONFIDENCE_ROW",
+                severity=Severity.WARNING,
+                message=f"{message}; сверьте с изображением",
+                locator=locator,
+            )
         )
-        for row in rows
-        if row.confidence < threshold
-    )
+    return tuple(out)
+
+
+def _weakest_cell(grid: Grid, row: int | None) -> tuple[str, float, BBox | None] | None:
+    """The cell of a grid row (1-based) read with the lowest OCR confidence."""
+    if row is None or grid.cell_confidence is None or not 1 <= row <= len(grid.rows):
+        return None
+    confidences = grid.cell_confidence[row - 1]
+    cells = [
+        (value, column)
+        for column, value in enumerate(confidences)
+        if value is not None and column < len(grid.rows[row - 1])
+    ]
+    if not cells:
+        return None
+    confidence, column = min(cells)
+    text = grid.rows[row - 1][column]
+    boxes = grid.cell_boxes[row - 1] if grid.cell_boxes is not None else []
+    box = boxes[column] if column < len(boxes) else None
+    return (str(text) if text is not None else "", confidence, box)
 
 
 class _LazyEngine:
