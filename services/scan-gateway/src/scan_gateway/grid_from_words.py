@@ -150,7 +150,6 @@ def column_gaps(
     spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
     allowed = int(tolerance * len(body))
     gaps = _uncovered(spans, allowed)
-    left = spans[0][0]
     right = max(x1 for _, x1 in spans)
     # A column empty in every table line (no credit in any line, no closing credit balance)
     # still has its caption in the header: phrases of header lines that fit inside a gap,

@@ -122,9 +122,7 @@ def recognize_pages(
     )
 
 
-def _low_confidence_rows(
-    document: Document, grid: Grid, threshold: float
-) -> tuple[Warning, ...]:
+def _low_confidence_rows(document: Document, grid: Grid, threshold: float) -> tuple[Warning, ...]:
     """One warning per OCR row read with low confidence, pointing at its least sure cell: its
     box on the page, what was read there and how sure the reading was. Nothing is changed."""
     rows: Sequence[TrialBalanceRow | Transaction] = (
