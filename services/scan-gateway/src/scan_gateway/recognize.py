@@ -105,8 +105,8 @@ def recognize_pages(
     if len(documents) == len(assembled.documents):
         placed: list[Document] = []
         for document, index in zip(documents, assembled.documents, strict=True):
-            grid = assembled.grids[index]
-            flagged = _low_confidence_rows(document, grid, limits.min_row_confidence)
+            joined = assembled.grids[index]
+            flagged = _low_confidence_rows(document, joined, limits.min_row_confidence)
             if flagged:
                 document = replace(document, warnings=document.warnings + flagged)
                 status = "needs_check"
