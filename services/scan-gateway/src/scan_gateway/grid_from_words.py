@@ -254,7 +254,9 @@ def _joined_rules(
             and rule.position - last.position <= SAME_RULE * height
             and rule.start <= last.end + SAME_RULE * height
         ):
-            joined[-1] = Rule(orientation, last.position, last.start, max(last.end, rule.end))
+            joined[-1] = Rule(
+                orientation, last.position, min(last.start, rule.start), max(last.end, rule.end)
+            )
         else:
             joined.append(rule)
     return [r for r in joined if r.end - r.start >= MIN_RULE * height]
