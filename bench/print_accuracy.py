@@ -32,16 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recognition_contract import FileType
-from recognition_corpus import Expected, expected_of
 from recognition_corpus.axes import generate_axes
 from recognition_corpus.compare_pages import field_accuracy, page_differences
 from recognition_corpus.printing import print_setup
-from recognition_worker import RecognitionError
 from scan_gateway import testing
-from scan_gateway.limits import ScanLimits
-from scan_gateway.ocr import EngineConfig
-from scan_gateway.recognize import recognize
 
 BENCH_SEED = 8808
 
@@ -59,18 +53,7 @@ class Outcome:
 
 def _run(rendered: testing.Rendered) -> Outcome:
     started = time.perf_counter()
-    try:
-        recognition = recognize(
-            ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name
-        )
-        actual = expected_of(
-            recognition.status,
-            recognition.group_schema,
-            recognition.documents,
-            recognition.warnings,
-        )
-    except RecognitionError as exc:
-        actual = Expected("error", "unknown", [], [], error=exc.code.value)
+    actual = testing.read_back(rendered)
     seconds = time.perf_counter() - started
     return Outcome(
         rendered.name,

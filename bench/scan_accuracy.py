@@ -21,14 +21,9 @@ import argparse
 import time
 from collections import defaultdict
 
-from recognition_contract import FileType
-from recognition_corpus import Expected, expected_of, generate
+from recognition_corpus import generate
 from recognition_corpus.compare_pages import field_accuracy, page_differences
-from recognition_worker import RecognitionError
 from scan_gateway import testing
-from scan_gateway.limits import ScanLimits
-from scan_gateway.ocr import EngineConfig
-from scan_gateway.recognize import recognize
 
 FAMILIES = (
     "osv-by",
@@ -71,22 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     for layout in layouts:
         for rendered in _renderings(layout):
             started = time.perf_counter()
-            try:
-                recognition = recognize(
-                    ScanLimits(),
-                    EngineConfig(),
-                    FileType(rendered.file_type),
-                    rendered.data,
-                    rendered.name,
-                )
-                actual = expected_of(
-                    recognition.status,
-                    recognition.group_schema,
-                    recognition.documents,
-                    recognition.warnings,
-                )
-            except RecognitionError as exc:
-                actual = Expected("error", "unknown", [], [], error=exc.code.value)
+            actual = testing.read_back(rendered)
             seconds[rendered.kind] += time.perf_counter() - started
             pages[rendered.kind] += rendered.pages
             files[rendered.kind] += 1

@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from recognition_contract import FileType, Statement
-from recognition_corpus import Expected, Layout, expected_of
+from recognition_corpus import Layout, expected_of
 from recognition_corpus.axes import generate_axes
 from recognition_corpus.compare_pages import field_accuracy, page_differences
 from recognition_corpus.printing import PrintSetup, print_setup
-from recognition_worker import RecognitionError
 from scan_gateway import testing
 from scan_gateway.limits import ScanLimits
 from scan_gateway.ocr import EngineConfig
@@ -24,18 +23,6 @@ COUNT = 16
 # fields, 12 of 14 files exact): a drop is a regression.
 MIN_FIELD_ACCURACY = 0.9
 MIN_EXACT = 11
-
-
-def _read(rendered: testing.Rendered) -> Expected:
-    try:
-        recognition = recognize(
-            ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name
-        )
-    except RecognitionError as exc:
-        return Expected("error", "unknown", [], [], error=exc.code.value)
-    return expected_of(
-        recognition.status, recognition.group_schema, recognition.documents, recognition.warnings
-    )
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +37,7 @@ def test_printed_workbooks_read_as_their_documents(
     assert len(files) >= 12  # layouts a page cannot show (outline levels only) are left out
     good = total = exact = 0
     for rendered in files:
-        actual = _read(rendered)
+        actual = testing.read_back(rendered)
         ok, count = field_accuracy(rendered.expected, actual, locators=False)
         good, total = good + ok, total + count
         exact += not page_differences(rendered.expected, actual, locators=False)

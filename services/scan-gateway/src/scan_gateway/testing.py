@@ -77,6 +77,27 @@ def scan(
     return Rendered(name, kind, file_type, data, expected, rendering.pages)
 
 
+def read_back(rendered: Rendered) -> Expected:
+    """What the gateway's recognizer makes of a rendered file (in this process), in the form
+    the corpus keeps expectations: documents and warnings, or the error code."""
+    from recognition_contract import FileType
+    from recognition_corpus import expected_of
+    from recognition_worker import RecognitionError
+    from scan_gateway.limits import ScanLimits
+    from scan_gateway.ocr import EngineConfig
+    from scan_gateway.recognize import recognize
+
+    try:
+        recognition = recognize(
+            ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name
+        )
+    except RecognitionError as exc:
+        return Expected("error", "unknown", [], [], error=exc.code.value)
+    return expected_of(
+        recognition.status, recognition.group_schema, recognition.documents, recognition.warnings
+    )
+
+
 PRINTED_KINDS = ("print-pdf", "scan-300", "scan-200", "scan-150", "photo")
 
 
