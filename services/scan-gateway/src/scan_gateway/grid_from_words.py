@@ -1,14 +1,16 @@
 """Words on a page into a grid of cells, the shape ``document_extraction`` reads.
 
 Rows: where the table is ruled, the bands between horizontal rules (a cell wrapped over
-several lines stays one cell); elsewhere, lines of words, with a line that only continues
-cells of the row above (a wrapped name or purpose) folded into that row.
+several lines stays one cell); elsewhere, lines of words, the lines of a wrapped cell joined
+to the row of their amounts (``wrapped_cells``).
 
 Columns: where the table is ruled, its vertical rules, taken per row so that a caption merged
-over two columns lands in the first of them as in a workbook; elsewhere, the x ranges that no
-phrase of any table row covers.
+over two columns lands in the first of them as in a workbook (on a scan, the table's borders
+where pieces of rules were lost); elsewhere, the x ranges that no phrase of any table row
+covers, and for OCR narrow gaps between words where a header caption starts.
 
-Phrases: words of a line closer than a fraction of the text height, i.e. one cell's text.
+Phrases: one cell's text: a text layer's run, or (OCR) words closer than a fraction of the
+text height.
 """
 
 from __future__ import annotations
