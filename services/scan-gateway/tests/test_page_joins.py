@@ -1,0 +1,58 @@
+"""Pages into documents: a header printed again on the next page (all of it, or a run of its
+rows) continues the document; what looks like a header below rows of amounts starts none."""
+
+from __future__ import annotations
+
+from scan_gateway.grid_from_words import PageGrid
+from scan_gateway.pages import assemble
+
+HEADER = [
+    ["Счет", "Сальдо на начало", None, "Обороты", None, "Сальдо на конец", None],
+    [None, "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+]
+NUMBERS = [["1", "2", "3", "4", "5", "6", "7"]]
+
+
+def page(number: int, rows: list[list[str | None]]) -> PageGrid:
+    width = max(len(r) for r in rows)
+    rows = [r + [None] * (width - len(r)) for r in rows]
+    return PageGrid(
+        number,
+        rows,
+        [[None] * width for _ in rows],
+        [[None] * width for _ in rows],
+        ocr=False,
+    )
+
+
+def body(first: int, count: int) -> list[list[str | None]]:
+    return [
+        [f"{first + k:02d}", "100,00", None, "50,00", "30,00", "120,00", None] for k in range(count)
+    ]
+
+
+def test_a_header_printed_again_without_its_column_numbers_continues_the_document() -> None:
+    first = page(1, [["Оборотно-сальдовая ведомость"], *HEADER, *NUMBERS, *body(1, 3)])
+    second = page(2, [*HEADER, *body(4, 2)])
+    assembled = assemble([first, second])
+    assert assembled.documents == [0]
+    (grid,) = assembled.grids
+    # The repeated header is dropped: rows of both pages follow one another.
+    assert [row[0] for row in grid.rows[-5:]] == ["01", "02", "03", "04", "05"]
+    assert assembled.pages == [(1, 2)]
+
+
+def test_a_header_below_rows_of_amounts_starts_no_new_document() -> None:
+    first = page(1, [["Выписка по счету"], *HEADER, *body(1, 3)])
+    closing = [["Итого", "300,00", "0,00", "150,00", "90,00", "360,00", "0,00"]]
+    second = page(2, [*body(4, 2), *closing, *HEADER])
+    assembled = assemble([first, second])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]
+
+
+def test_a_new_header_under_titles_starts_a_new_document() -> None:
+    first = page(1, [["Оборотно-сальдовая ведомость"], *HEADER, *body(1, 2)])
+    second = page(2, [["Оборотно-сальдовая ведомость по счету 60"], *HEADER, *body(1, 2)])
+    assembled = assemble([first, second])
+    assert len(assembled.documents) == 2
