@@ -31,6 +31,7 @@ from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
 PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
+_CODE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){0,3}$|^[^\d]")
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
@@ -354,7 +355,9 @@ def build_page_grid(
         )
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
-        rows += _captions_over_values(_line_rows(lines, bounds, unit, fold=True, gaps=found))
+        rows += _one_column_set_two_ways(
+            _captions_over_values(_line_rows(lines, bounds, unit, fold=True, gaps=found))
+        )
         return _assemble(page, rows, height, ocr, found)
     # A page that continues this table without rules or a header of its own takes its
     # columns from these rules.
@@ -438,6 +441,43 @@ def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, l
     # The caption's own column goes: a header composes groups over adjacent columns.
     shift = [sum(1 for m in moved if m < c) for c in range(width)]
     return [{(c := moved.get(k, k)) - shift[c]: words for k, words in row.items()} for row in rows]
+
+
+def _one_column_set_two_ways(rows: list[dict[int, list[Word]]]) -> list[dict[int, list[Word]]]:
+    """Two neighbouring columns that no line fills both of, the right one with no text of its
+    own in a line of captions: one column whose values are set two ways (codes as text set
+    left, codes as numbers set right), which the gap between them split."""
+    width = max((max(row) for row in rows if row), default=-1) + 1
+    merged = [c for c in range(1, width) if _set_two_ways(rows, c - 1, c)]
+    if not merged:
+        return rows
+    final: dict[int, int] = {}
+    for column in range(width):
+        final[column] = final[column - 1] if column in merged else len(set(final.values()))
+    out: list[dict[int, list[Word]]] = []
+    for row in rows:
+        joined: dict[int, list[Word]] = {}
+        for column, words in sorted(row.items()):
+            joined.setdefault(final[column], []).extend(words)
+        out.append(joined)
+    return out
+
+
+def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) -> bool:
+    if any(left in row and right in row for row in rows):
+        return False
+    lefts = [row for row in rows if left in row]
+    rights = [row for row in rows if right in row]
+    if len(lefts) < 2 or len(rights) < 2:
+        return False
+    # In rows of the table both sides hold codes (short digits and dots) or text, never
+    # amounts: a debit and a credit column are never one.
+    return all(
+        _CODE.match(" ".join(w.text for w in row[column]))
+        for column, side in ((left, lefts), (right, rights))
+        for row in side
+        if len(row) > 2
+    )
 
 
 def _ruled_rows(
