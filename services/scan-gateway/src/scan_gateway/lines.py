@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scan_gateway.page_image import text_height
 from scan_gateway.words import Rule
 
 Gray = npt.NDArray[np.uint8]
@@ -29,6 +30,8 @@ Mask = npt.NDArray[np.integer[Any] | np.floating[Any]]
 HORIZONTAL_SHARE: Final = 1 / 50
 VERTICAL_SHARE: Final = 1 / 35
 MIN_KERNEL: Final = 15
+# A vertical rule is at least this many letter heights long.
+VERTICAL_LETTERS: Final = 2.5
 # Erase a little around each line: scanned borders are blurred and a few pixels thick.
 ERASE_MARGIN: Final = 2
 # Pixels beside a line where paper is looked for.
@@ -52,6 +55,12 @@ def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
     )
     h_len = max(MIN_KERNEL, int(width * HORIZONTAL_SHARE))
     v_len = max(MIN_KERNEL, int(height * VERTICAL_SHARE))
+    letter = text_height(gray)
+    if letter is not None:
+        # The border between two cells of one header row is about three letters high, often
+        # shorter than a share of the page: a kernel of a few letters finds it, and is still
+        # longer than any letter's stroke.
+        v_len = max(MIN_KERNEL, min(v_len, int(VERTICAL_LETTERS * letter)))
     # Close one-pixel breaks first: noise and JPEG artefacts cut thin borders.
     h_mask = cv2.morphologyEx(
         cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)),
