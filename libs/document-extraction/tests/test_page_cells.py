@@ -50,8 +50,13 @@ def test_a_value_wrapped_at_its_hyphen_keeps_the_hyphen_a_caption_is_one_word() 
     assert norm("ПОКАЗА-\nТЕЛИ") == "показатели"
 
 
-def test_a_bold_dt_read_as_at_is_a_debit_caption() -> None:
-    assert "дебет" in words_of(norm("АТ сальдо на начало"))
+@pytest.mark.parametrize("misread", ["АТ", "Ar", "AT"])
+def test_a_bold_dt_misread_is_a_debit_caption(misread: str) -> None:
+    assert "дебет" in words_of(norm(f"{misread} сальдо на начало"))
+
+
+def test_a_bold_ob_misread_is_a_turnover_caption() -> None:
+    assert "оборот" in words_of(norm("КТ ОВ. ЗА ПЕРИОД"))
 
 
 @pytest.mark.parametrize(

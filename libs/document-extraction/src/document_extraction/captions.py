@@ -65,9 +65,11 @@ _CANONICAL = {
     "деб": "дебет",
     "дб": "дебет",
     "дт": "дебет",
-    # Д of a bold caption, read by OCR as А; Б of "об." as В: no caption says "ат" or "ов"
+    # Bold "ДТ" and "ОБ." as OCR misreads them ("АТ", "Ar", "ОВ."): no caption says these
     # otherwise, and words this short are matched exactly.
     "ат": "дебет",
+    "ar": "дебет",
+    "аг": "дебет",
     "ов": "оборот",
     "д": "дебет",
     "кредит": "кредит",
