@@ -24,6 +24,8 @@ OCR_TEXT_HEIGHT: Final = 20
 # Enlarging by less than this gains nothing worth the time; by more, nothing but blur.
 MIN_ENLARGE: Final = 1.15
 MAX_ENLARGE: Final = 3.0
+# Pixels of an enlarged page at most: about an A4 page at 350 dpi.
+MAX_OCR_PIXELS: Final = 12_000_000
 # The paper is searched on a copy this large: its outline needs no fine detail.
 OUTLINE_SIZE: Final = 900
 # Shares of the image: a smaller bright region is not the sheet, a larger one is a scan
@@ -192,10 +194,11 @@ def to_ocr_resolution(gray: Gray, dpi: float) -> tuple[Gray, float]:
     height = text_height(gray)
     if height is None:
         return gray, dpi
-    factor = min(MAX_ENLARGE, OCR_TEXT_HEIGHT / height)
+    rows, columns = gray.shape[:2]
+    # No larger than OCR reads in its time limit: a page of tiny text stays a little small.
+    factor = min(MAX_ENLARGE, OCR_TEXT_HEIGHT / height, (MAX_OCR_PIXELS / (rows * columns)) ** 0.5)
     if factor < MIN_ENLARGE:
         return gray, dpi
-    rows, columns = gray.shape[:2]
     enlarged = cv2.resize(
         gray, (round(columns * factor), round(rows * factor)), interpolation=cv2.INTER_CUBIC
     )
