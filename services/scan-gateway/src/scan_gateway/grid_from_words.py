@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from document_extraction import BBox
+from document_extraction.captions import is_column_number_row
 from scan_gateway.words import PageWords, Rule, Word
 from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
 
@@ -213,7 +214,7 @@ def _uncovered(spans: Sequence[tuple[float, float]], allowed: int) -> list[tuple
 
 def _column_numbers(line: Line) -> bool:
     """The row of column numbers under a header (1 2 3 …): a header line, not the body's."""
-    return all(p.text.isdigit() and len(p.text) <= 2 for p in line.phrases)
+    return is_column_number_row([p.text for p in line.phrases])
 
 
 def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:

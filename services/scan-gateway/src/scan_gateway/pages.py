@@ -9,7 +9,6 @@ into the page and line the row really is on.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -18,9 +17,7 @@ from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
-
-# An amount as a page prints it: decimals after a comma or a point.
-_AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
+from scan_gateway.wrapped_cells import ends_in_amount
 
 
 @dataclass
@@ -78,7 +75,7 @@ def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
     label and its value)."""
     filled = [cell for cell in row if cell is not None and cell.strip()]
-    return len(filled) >= 3 and any(_AMOUNT.search(cell) for cell in filled)
+    return len(filled) >= 3 and any(ends_in_amount(cell) for cell in filled)
 
 
 def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple[str, ...]:

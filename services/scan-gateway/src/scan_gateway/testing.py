@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from recognition_corpus import Expected, Layout
+from recognition_contract import FileType
+from recognition_corpus import Expected, Layout, expected_of
 from recognition_corpus.printing import PrintSetup, print_to_pdf, write_print_xlsx
 from recognition_corpus.render_pdf import PdfRendering, page_expected, render_pdf
 from recognition_corpus.render_scan import (
@@ -24,6 +25,10 @@ from recognition_corpus.render_scan import (
     page_images,
     photograph,
 )
+from recognition_worker import RecognitionError
+from scan_gateway.limits import ScanLimits
+from scan_gateway.ocr import EngineConfig
+from scan_gateway.recognize import recognize
 
 
 @dataclass(frozen=True)
@@ -80,13 +85,6 @@ def scan(
 def read_back(rendered: Rendered) -> Expected:
     """What the gateway's recognizer makes of a rendered file (in this process), in the form
     the corpus keeps expectations: documents and warnings, or the error code."""
-    from recognition_contract import FileType
-    from recognition_corpus import expected_of
-    from recognition_worker import RecognitionError
-    from scan_gateway.limits import ScanLimits
-    from scan_gateway.ocr import EngineConfig
-    from scan_gateway.recognize import recognize
-
     try:
         recognition = recognize(
             ScanLimits(), EngineConfig(), FileType(rendered.file_type), rendered.data, rendered.name

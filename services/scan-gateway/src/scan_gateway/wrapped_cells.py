@@ -20,6 +20,13 @@ from enum import Enum
 from scan_gateway.words import Word
 
 _ENDS_IN_AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
+
+
+def ends_in_amount(text: str) -> bool:
+    """Text that ends with an amount as a page prints it: decimals after a comma or point."""
+    return bool(_ENDS_IN_AMOUNT.search(text))
+
+
 _DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
@@ -86,7 +93,7 @@ def _kind(line: TableLine, numeric: set[int]) -> _Kind:
         dated and numbers
     ):
         return _Kind.ANCHOR
-    if in_numeric or any(_ENDS_IN_AMOUNT.search(text) for _, text in line.texts):
+    if in_numeric or any(ends_in_amount(text) for _, text in line.texts):
         # "Остаток на начало дня 05.06.2025: 135 046,38" is a line of its own, not a name
         # wrapped onto it.
         return _Kind.OTHER
