@@ -28,6 +28,8 @@ from scan_gateway.limits import ScanLimits
 from scan_gateway.lines import find_rules
 from scan_gateway.ocr import EngineConfig
 from scan_gateway.page_image import (
+    MAX_ENLARGE,
+    MAX_OCR_PIXELS,
     OCR_TEXT_HEIGHT,
     cut_out_page,
     flatten_illumination,
@@ -151,6 +153,19 @@ def test_small_text_is_enlarged_to_the_height_ocr_reads_best() -> None:
     # Text already that large is left alone.
     same, same_dpi = to_ocr_resolution(enlarged, dpi)
     assert same is enlarged and same_dpi == dpi
+
+
+def test_a_large_page_of_tiny_text_is_enlarged_no_more_than_ocr_reads_in_time() -> None:
+    # 3,000 x 3,000 px of letters 6 px high: threefold would make 81 Mpx.
+    page = np.full((3000, 3000), 255, dtype=np.uint8)
+    for y in range(20, 2980, 14):
+        for x in range(20, 2980, 9):
+            page[y : y + 6, x : x + 4] = 0
+    small = text_height(page)
+    assert small is not None and small < OCR_TEXT_HEIGHT / MAX_ENLARGE * 1.2
+    enlarged, dpi = to_ocr_resolution(page, 100.0)
+    assert enlarged.size <= MAX_OCR_PIXELS
+    assert enlarged.shape[0] > page.shape[0] and dpi > 100.0
 
 
 def test_a_scanned_pdf_page_is_read_at_the_scanners_resolution() -> None:
