@@ -19,6 +19,7 @@ from scan_gateway.page_image import (
     cut_out_page,
     flatten_illumination,
     page_area,
+    text_height,
     to_ocr_resolution,
 )
 from scan_gateway.words import PageWords
@@ -96,8 +97,12 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
         gray = cut_out_page(gray, corners)
     gray = flatten_illumination(gray)
     upright, angle = straighten(gray)
-    resized, dpi = to_ocr_resolution(upright, dpi)
-    rules, cleaned = find_rules(resized)
+    # Letters are measured once: enlarging scales them, the rules' kernel depends on them.
+    letter = text_height(upright)
+    resized, enlarged_dpi = to_ocr_resolution(upright, dpi, letter)
+    scale = enlarged_dpi / dpi
+    rules, cleaned = find_rules(resized, letter * scale if letter is not None else None)
+    dpi = enlarged_dpi
     prepared = Image.fromarray(cleaned)
     prepared.info["dpi"] = (dpi, dpi)
     words = repair_words(engine.recognize(prepared))

@@ -47,15 +47,17 @@ SAME_LINE: Final = 4.0
 EDGE: Final = 3
 
 
-def find_rules(gray: Gray) -> tuple[list[Rule], Gray]:
-    """The ruling lines of the page and the page with them erased (white)."""
+def find_rules(gray: Gray, letter: float | None = None) -> tuple[list[Rule], Gray]:
+    """The ruling lines of the page and the page with them erased (white). ``letter``: the
+    height of the page's letters in pixels, when the caller has measured it already."""
     height, width = gray.shape[:2]
     binary = cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 15
     )
     h_len = max(MIN_KERNEL, int(width * HORIZONTAL_SHARE))
     v_len = max(MIN_KERNEL, int(height * VERTICAL_SHARE))
-    letter = text_height(gray)
+    if letter is None:
+        letter = text_height(gray)
     if letter is not None:
         # The border between two cells of one header row is about three letters high, often
         # shorter than a share of the page: a kernel of a few letters finds it, and is still

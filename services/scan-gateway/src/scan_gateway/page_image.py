@@ -187,11 +187,13 @@ def text_height(gray: Gray) -> float | None:
     return float(np.median(heights[letters]))
 
 
-def to_ocr_resolution(gray: Gray, dpi: float) -> tuple[Gray, float]:
+def to_ocr_resolution(gray: Gray, dpi: float, height: float | None = None) -> tuple[Gray, float]:
     """The page enlarged so that its letters are about ``OCR_TEXT_HEIGHT`` pixels high, and
     the resolution that makes them; as it was when they are that high already. The letters
-    are measured, not the stated resolution: a photo's is meaningless."""
-    height = text_height(gray)
+    are measured (``height``, when the caller has), not the stated resolution: a photo's is
+    meaningless."""
+    if height is None:
+        height = text_height(gray)
     if height is None:
         return gray, dpi
     rows, columns = gray.shape[:2]
