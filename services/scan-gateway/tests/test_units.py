@@ -10,7 +10,7 @@ from scan_gateway.deskew import estimate_angle
 from scan_gateway.grid_from_words import _amount_spacing
 from scan_gateway.lines import find_rules
 from scan_gateway.ocr_repair import repair_word, repair_words
-from scan_gateway.tesseract import parse_tsv
+from scan_gateway.tesseract import parse_hocr
 from scan_gateway.words import Word
 
 
@@ -58,17 +58,27 @@ def test_spaces_inside_one_ocr_amount_carry_no_digits() -> None:
     assert _amount_spacing("ООО «Ромашка» 12") == "ООО «Ромашка» 12"
 
 
-def test_tsv_words_with_boxes_and_confidences() -> None:
-    tsv = (
-        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
-        "1\t1\t0\t0\t0\t0\t0\t0\t2339\t1654\t-1\t\n"
-        "5\t1\t1\t1\t1\t1\t100\t200\t50\t20\t96.5\tИтого\n"
-        "5\t1\t1\t1\t1\t2\t300\t200\t80\t20\t88\t1 234,56\n"
-        "5\t1\t1\t1\t1\t3\t400\t200\t10\t20\t95\t \n"
+def test_hocr_words_with_boxes_confidences_and_characters() -> None:
+    hocr = (
+        "<html><body><div class='ocr_page' title='bbox 0 0 2339 1654'>"
+        "<span class='ocr_line' title='bbox 100 200 400 220'>"
+        "<span class='ocrx_word' title='bbox 100 200 150 220; x_wconf 96'>"
+        "<span class='ocrx_cinfo' title='x_bboxes 100 200 120 220; x_conf 99'>1</span>"
+        "<span class='ocrx_cinfo' title='x_bboxes 130 200 150 220; x_conf 98'>0</span>"
+        "</span>"
+        "<span class='ocrx_word' title='bbox 300 200 380 220; x_wconf 88'>"
+        "<span class='ocrx_cinfo' title='x_bboxes 300 200 340 220; x_conf 90'>&lt;</span>"
+        "<span class='ocrx_cinfo' title='x_bboxes 345 200 380 220; x_conf 90'>&amp;</span>"
+        "</span>"
+        "<span class='ocrx_word' title='bbox 400 200 410 220; x_wconf 95'> </span>"
+        "<span class='ocrx_word' title='bbox 500 200 560 220; x_wconf 91'>Итого</span>"
+        "</span></div></body></html>"
     )
-    assert parse_tsv(tsv) == [
-        Word("Итого", 100, 200, 150, 220, 96.5),
-        Word("1 234,56", 300, 200, 380, 220, 88.0),
+    assert parse_hocr(hocr) == [
+        Word("10", 100, 200, 150, 220, 96.0, chars=((100, 120), (130, 150))),
+        Word("<&", 300, 200, 380, 220, 88.0, chars=((300, 340), (345, 380))),
+        # Without characters' boxes (an older tesseract) the word is whole, with none.
+        Word("Итого", 500, 200, 560, 220, 91.0),
     ]
 
 

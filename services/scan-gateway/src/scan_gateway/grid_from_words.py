@@ -36,6 +36,9 @@ _CODE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){0,3}$|^[^\d]")
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
+# Two cells are set at least this far apart (in text heights): the gaps between the letters
+# or digits of one word are narrower.
+NARROWEST_GAP = 0.25
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
@@ -136,12 +139,13 @@ def phrases_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) ->
 
 
 def column_gaps(
-    lines: Sequence[Line], *, tolerance: float = 0.0, slack: float = 1.0
+    lines: Sequence[Line], *, tolerance: float = 0.0, slack: float = 1.0, narrowest: float = 0.0
 ) -> list[tuple[float, float]]:
     """X ranges between table columns: covered by no phrase of a table line (three or more
     phrases, one of them a number), or by at most ``tolerance`` of them (a share, for OCR,
     where a missed gap joins two cells of one line). ``slack``: how far apart two edges may
-    be and still be one (page units)."""
+    be and still be one; ``narrowest``: the narrowest gap between words or characters that
+    may be a column's edge (page units)."""
     body = [
         line
         for line in lines
@@ -167,9 +171,14 @@ def column_gaps(
     if tolerance:
         # OCR sets two cells as close as two words of one phrase: a narrow gap between the
         # words of every line, where a caption of the header starts, is a column's edge.
-        words = sorted((w.x0, w.x1) for line in body for w in line.words)
+        # Only a caption's words: an amount of three digits that starts there is the
+        # thousands of the longer amounts above and below it, not a column of its own.
+        words = sorted(span for line in body for span in _ink(line))
+        texts = [p.x0 for line in lines for p in line.phrases[1:] if not is_numeric(p.text)]
         for a, b in _uncovered(words, allowed):
-            starts = any(abs(x0 - b) <= slack for x0, _ in captions)
+            if b - a < narrowest:
+                continue  # the spacing of letters or digits, not of cells
+            starts = any(abs(x0 - b) <= slack for x0 in texts)
             if starts and not any(a < q and p < b for p, q in gaps):
                 gaps.append((a, b))
         gaps.sort()
@@ -190,6 +199,29 @@ def column_gaps(
             edge = x1
         split.append((edge, b))
     return split
+
+
+def _leading_numbers(words: Sequence[Word]) -> int:
+    """How many words a line starts with that begin with a digit: the row's level, number
+    and account, which OCR may read as one word when their cells are set closer than a
+    space ("1201.01", "104")."""
+    return next((i for i, w in enumerate(words) if not w.text[:1].isdigit()), len(words))
+
+
+def _ink(line: Line) -> list[tuple[float, float]]:
+    """Where a line has ink across the page: words' boxes, and the characters of its leading
+    numbers. Only there: the digits of right-aligned amounts line up from row to row, and
+    the gaps between them are no column's edge."""
+    lead = _leading_numbers(line.words)
+    if lead == len(line.words):
+        lead = 0  # a line of numbers only: amounts
+    spans: list[tuple[float, float]] = []
+    for k, word in enumerate(line.words):
+        if k < lead and len(word.chars) == len(word.text):
+            spans += word.chars
+        else:
+            spans.append((word.x0, word.x1))
+    return spans
 
 
 def _uncovered(spans: Sequence[tuple[float, float]], allowed: int) -> list[tuple[float, float]]:
@@ -274,11 +306,42 @@ def _without_rule_marks(word: Word, vertical: Sequence[Rule], height: float) -> 
     # Any rule's x: a scan keeps a border's pieces on some rows and loses them on others.
     positions = [r.position for r in vertical]
     step = (x1 - x0) / max(len(text), 1)
+    chars = word.chars if len(word.chars) == len(text) else ()
     if text[:1] in _RULE_MARKS and any(abs(x - x0) <= near for x in positions):
-        text, x0 = text[1:].lstrip(), x0 + step
+        text, x0, chars = text[1:], x0 + step, chars[1:]
     if text[-1:] in _RULE_MARKS and any(abs(x - x1) <= near for x in positions):
-        text, x1 = text[:-1].rstrip(), x1 - step
-    return word if text == word.text else replace(word, text=text, x0=x0, x1=x1)
+        text, x1, chars = text[:-1], x1 - step, chars[:-1]
+    if text == word.text:
+        return word
+    if chars and len(chars) == len(text):
+        x0, x1 = chars[0][0], chars[-1][1]
+    return replace(word, text=text, x0=x0, x1=x1, chars=chars)
+
+
+def _cut_at_rules(word: Word, vertical: Sequence[Rule], height: float) -> list[Word]:
+    """An OCR word cut where a vertical rule that crosses its line passes between two of its
+    characters: two cells set closer than a space ("1" of the row number and "04" of the
+    account, read as "104")."""
+    reach = height / 2
+    crossing = [r.position for r in vertical if r.start - reach <= word.cy <= r.end + reach]
+    return cut_word(word, crossing)
+
+
+def cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
+    """A word cut wherever one of ``xs`` falls between two of its characters' middles. Needs
+    the characters' boxes; without them the word stays whole."""
+    chars = word.chars
+    if len(chars) != len(word.text) or len(chars) < 2 or not xs:
+        return [word]
+    middles = [(x0 + x1) / 2 for x0, x1 in chars]
+    cuts = [i for i in range(1, len(chars)) if any(middles[i - 1] < x < middles[i] for x in xs)]
+    parts: list[Word] = []
+    for start, end in itertools.pairwise([0, *cuts, len(chars)]):
+        text = word.text[start:end]
+        if text.strip():
+            piece = chars[start:end]
+            parts.append(replace(word, text=text, x0=piece[0][0], x1=piece[-1][1], chars=piece))
+    return parts if len(parts) > 1 else [word]
 
 
 def _boxed_header_only(words: Sequence[Word], ys: Sequence[float], height: float) -> bool:
@@ -325,6 +388,7 @@ def build_page_grid(
     vertical = _joined_rules(page.rules, "v", height)
     if ocr:
         words = [w for w in (_without_rule_marks(w, vertical, height) for w in words) if w.text]
+        words = [part for w in words for part in _cut_at_rules(w, vertical, height)]
     horizontal = _framed(_joined_rules(page.rules, "h", height), vertical, height)
     ys = _positions(horizontal, height)
     xs = _positions(vertical, height)
@@ -352,7 +416,12 @@ def build_page_grid(
         found = (
             list(gaps)
             if gaps is not None
-            else column_gaps(lines, tolerance=gap_tolerance, slack=gap * height)
+            else column_gaps(
+                lines,
+                tolerance=gap_tolerance,
+                slack=gap * height,
+                narrowest=NARROWEST_GAP * height,
+            )
         )
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
@@ -382,6 +451,9 @@ def _line_rows(
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
         if len(phrases) >= 3 and bounds and line.words[0].run is None:
+            lead = _leading_numbers(line.words)
+            if lead < len(line.words):
+                phrases = _cut_leading(phrases, line.words[:lead], bounds)
             phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
         numbers = _column_numbers(line)
         for phrase in phrases:
@@ -401,12 +473,25 @@ def _line_rows(
     return [line.cells for line in table]
 
 
+def _cut_leading(
+    phrases: Sequence[Phrase], leading: Sequence[Word], bounds: Sequence[float]
+) -> list[Phrase]:
+    """A line's phrases with its leading numbers cut at the column boundaries that fall
+    between their characters."""
+    lead = {id(w) for w in leading}
+    return [
+        Phrase([part for w in p.words for part in (cut_word(w, bounds) if id(w) in lead else [w])])
+        for p in phrases
+    ]
+
+
 def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
     """A phrase of a table row cut where a column boundary falls between two of its words:
     OCR sets neighbouring cells as close as the words of one (a text layer's runs say
     where its cells end)."""
-    parts = [Phrase([phrase.words[0]])]
-    for before, word in itertools.pairwise(phrase.words):
+    words = phrase.words
+    parts = [Phrase([words[0]])]
+    for before, word in itertools.pairwise(words):
         if any(before.x1 <= bound <= word.x0 for bound in bounds):
             parts.append(Phrase([word]))
         else:

@@ -41,12 +41,19 @@ STROKE_ASPECT: Final = 1.5
 _BY_IBAN = re.compile(r"^BY(..)([A-Z]{4})(....)([A-Z0-9]{16})$")
 
 
+# A minus read twice ("—-34 906,03"): two dash glyphs over one printed sign before digits.
+_DOUBLED_MINUS = re.compile(r"^[-\u2212\u2013\u2014]{2}(?=\d)")
+
+
 def _repaired(word: Word, text: str, repairs: int) -> Word:
     if repairs == 0:
         return word
     confidence = word.confidence if word.confidence is not None else 100.0
     confidence = min(REPAIRED_CEILING, confidence - REPAIR_COST * repairs)
-    return replace(word, text=text, confidence=max(0.0, confidence))
+    chars = word.chars
+    if len(chars) == len(word.text) and len(text) != len(word.text):
+        chars = chars[len(word.text) - len(text) :]  # characters were taken off the front
+    return replace(word, text=text, confidence=max(0.0, confidence), chars=chars)
 
 
 def _repair_iban(word: Word) -> Word | None:
@@ -68,6 +75,8 @@ def repair_word(word: Word, cyrillic_page: bool | None = None) -> Word:
     iban = _repair_iban(word)
     if iban is not None:
         return iban
+    if _DOUBLED_MINUS.match(word.text):
+        word = _repaired(word, "-" + word.text[2:], 1)
     text, repairs = repair_number(word.text)
     if repairs:
         return _repaired(word, text, repairs)
@@ -85,7 +94,35 @@ def is_stroke(word: Word) -> bool:
     )
 
 
+_SIGN_GLYPHS = frozenset("-\u2212\u2013\u2014=~")
+# How near (in the amount's heights) a dash may stand before a signed amount and be its sign
+# read a second time.
+SIGN_REREAD: Final = 0.6
+
+
+def _signs_read_twice(words: list[Word]) -> set[int]:
+    """Dash-only words right before an amount that has its own minus ("=" and "-16 125,51"
+    for one printed "-16 125,51"): OCR read the sign twice."""
+    signed = [w for w in words if _DOUBLED_MINUS.match("-" + w.text)]
+    out: set[int] = set()
+    for k, word in enumerate(words):
+        if not word.text or not set(word.text) <= _SIGN_GLYPHS:
+            continue
+        if any(
+            abs(amount.cy - word.cy) <= amount.height / 2
+            and 0 <= amount.x0 - word.x1 <= SIGN_REREAD * amount.height
+            for amount in signed
+        ):
+            out.add(k)
+    return out
+
+
 def repair_words(words: list[Word]) -> list[Word]:
-    """Look-alikes put right; pieces of ruling lines dropped."""
+    """Look-alikes put right; pieces of ruling lines and signs read twice dropped."""
     cyrillic_page = is_cyrillic_text(w.text for w in words)
-    return [repair_word(w, cyrillic_page) for w in words if not is_stroke(w)]
+    twice = _signs_read_twice(words)
+    return [
+        repair_word(w, cyrillic_page)
+        for k, w in enumerate(words)
+        if not is_stroke(w) and k not in twice
+    ]

@@ -23,6 +23,9 @@ class Word:
     """Text layer: the run of characters the word was set in. Words joined by a space
     character are one run, i.e. one cell's text; two cells are two runs however close.
     ``None`` for OCR words, where only the gaps tell."""
+    chars: tuple[tuple[float, float], ...] = ()
+    """OCR: each character's left and right edge, when the engine gives them (one per
+    character of ``text``)."""
 
     @property
     def cx(self) -> float:

@@ -1,0 +1,118 @@
+"""OCR words into cells where OCR joined or split what the page printed apart or together:
+cells set closer than a space, a sign read twice, thousands that line up from row to row."""
+
+from __future__ import annotations
+
+from scan_gateway.grid_from_words import build_page_grid
+from scan_gateway.ocr_repair import repair_words
+from scan_gateway.recognize import OCR_GAP_TOLERANCE
+from scan_gateway.words import PageWords, Rule, Word
+
+HEIGHT = 20.0
+DIGIT = 14.0  # a digit's advance; its ink is 12 wide
+
+
+def ocr_word(text: str, x0: float, y: float, conf: float = 95.0) -> Word:
+    """A word as OCR gives it: a box and each character's extent (digits set tabular)."""
+    chars = tuple((x0 + k * DIGIT, x0 + k * DIGIT + 12) for k in range(len(text)))
+    return Word(text, x0, y, chars[-1][1], y + HEIGHT, conf, chars=chars)
+
+
+def grid_of(words: list[Word], rules: list[Rule] | None = None) -> list[list[str | None]]:
+    page = PageWords(1, 1000.0, 1400.0, words, rules or [], source="ocr")
+    return build_page_grid(page, gap_tolerance=OCR_GAP_TOLERANCE).rows
+
+
+def test_a_row_number_read_into_the_account_beside_it_is_cut_at_the_rule_between() -> None:
+    # "1" right-aligned in the number column (ink ends at 112), "04" left-aligned in the
+    # account column from 114: OCR reads "104". The rule between the cells is at 113.
+    ys = [100.0, 140.0, 180.0, 220.0]
+    rules = [Rule("h", y, 50, 700) for y in ys] + [
+        Rule("v", x, ys[0], ys[-1]) for x in (50, 113, 250, 450, 700)
+    ]
+    words = [
+        ocr_word("№", 60, 110),
+        ocr_word("Счет", 120, 110),
+        ocr_word("Дебет", 300, 110),
+        ocr_word("Кредит", 500, 110),
+        Word("104", 100, 150, 142, 170, 90.0, chars=((100, 112), (116, 128), (130, 142))),
+        ocr_word("100,00", 360, 150),
+        ocr_word("2", 100, 190),
+        ocr_word("08", 116, 190),
+        ocr_word("5,00", 640, 190),
+    ]
+    rows = grid_of(words, rules)
+    assert rows[1][1:3] == ["1", "04"]
+    assert rows[2][1:3] == ["2", "08"]
+
+
+def test_a_level_a_row_number_and_an_account_read_as_one_word_are_three_cells() -> None:
+    # No rules: a narrow gap that is empty on every row, where a caption starts, is a
+    # column's edge, and the characters of a row's leading numbers show it.
+    words = [
+        ocr_word("№", 96, 60),
+        ocr_word("Счет", 130, 60),
+        ocr_word("Наименование", 260, 60),
+        ocr_word("Дебет", 560, 60),
+        ocr_word("Кредит", 760, 60),
+    ]
+    body = [("101", "Основные", "100,00", None), ("201.01", "Здания", None, "20,00"),
+            ("308", "Вложения", "7,50", None), ("408.1", "Прочие", "1,00", "2,00")]  # fmt: skip
+    for k, (label, name, debit, credit) in enumerate(body):
+        y = 100 + 40 * k
+        # The row number's digit ends at 112; the account starts at 130 (a gap of 18 where
+        # the caption «Счет» starts, narrower than a space between two words of OCR).
+        chars = (
+            (100.0, 112.0),
+            *((130 + j * DIGIT, 142 + j * DIGIT) for j in range(len(label) - 1)),
+        )
+        words.append(Word(label, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
+        words.append(ocr_word(name, 260, y))
+        if debit:
+            words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
+        if credit:
+            words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
+    rows = grid_of(words)
+    assert [row[:3] for row in rows[1:]] == [
+        ["1", "01", "Основные"],
+        ["2", "01.01", "Здания"],
+        ["3", "08", "Вложения"],
+        ["4", "08.1", "Прочие"],
+    ]
+
+
+def test_thousands_that_line_up_from_row_to_row_stay_in_their_amount() -> None:
+    # «140 863,30» and «46 974,80» as two OCR words each, the gap between the thousands and the
+    # rest at the same x on every row; a «277,80» below starts right there. Only a caption
+    # starting at a narrow gap makes it a column's edge, and no caption does.
+    words = [ocr_word("Счет", 100, 60), ocr_word("Дебет", 300, 60), ocr_word("Кт", 500, 60)]
+    amounts = [("10", "5,00", "140", "863,30"), ("20", "6,00", "46", "974,80"),
+               ("41", "7,00", None, "277,80")]  # fmt: skip
+    for k, (code, debit, thousands, rest) in enumerate(amounts):
+        y = 100 + 40 * k
+        words += [ocr_word(code, 100, y), ocr_word(debit, 380 - DIGIT * len(debit), y)]
+        if thousands:
+            words.append(ocr_word(thousands, 598 - DIGIT * len(thousands), y))
+        words.append(ocr_word(rest, 610, y))
+    rows = grid_of(words)
+    assert [[c for c in row if c] for row in rows[1:]] == [
+        ["10", "5,00", "140863,30"],
+        ["20", "6,00", "46974,80"],
+        ["41", "7,00", "277,80"],
+    ]
+
+
+def test_a_minus_read_twice_is_one_minus() -> None:
+    glued = Word(
+        "—-34", 765, 705, 804, 725, 52.0, chars=((765, 766), (765, 773), (775, 788), (790, 804))
+    )
+    beside = [
+        Word("=", 745, 802, 755, 837, 49.0),  # a second reading of the sign, apart
+        Word("-16", 765, 807, 804, 828, 49.0),
+        Word("125,51", 815, 808, 897, 832, 96.0),
+        Word("=", 400, 808, 410, 828, 90.0),  # far from any amount: left as printed
+    ]
+    words = repair_words([glued, *beside])
+    assert [w.text for w in words] == ["-34", "-16", "125,51", "="]
+    assert words[0].chars == ((765, 773), (775, 788), (790, 804))
+    assert words[0].confidence is not None and words[0].confidence < 52.0
