@@ -8,6 +8,7 @@ import pytest
 
 from document_extraction.captions import (
     DATE_WORD,
+    HeaderRepeats,
     compose,
     is_column_number_row,
     words_of,
@@ -78,3 +79,22 @@ def test_column_number_rows() -> None:
     assert not is_column_number_row([1, 2])
     assert not is_column_number_row(["01", 1000.0, 2000.0])
     assert not is_column_number_row([datetime.date(2025, 1, 1), 2, 3, 4])
+
+
+def test_a_header_repeated_with_its_captions_wrapped_otherwise_is_known_again() -> None:
+    rows: list[list[str | None]] = [
+        ["Субконто", "Остаток\nна начало", None, "Обороты\nза период", None],
+        [None, "Дт", "Кт", "Дт", "Кт"],
+        ["Колесо", "10,00", None, "5,00", None],
+        # The same header where a page repeats it, each caption's lines on lines of their own.
+        ["Субконто", "Остаток", None, "Обороты", None],
+        [None, "на начало", None, "за период", None],
+        [None, "Дт", "Кт", "Дт", "Кт"],
+        ["Фанера", "20,00", None, "6,00", None],
+        ["Остаток", "на начало", None, None, None],  # words of another column's caption
+        [None, "Остаток", None, None, None],  # one cell: a name is no header
+    ]
+    repeats = HeaderRepeats(rows, 0, 1)
+    assert [row in repeats for row in rows[2:]] == [
+        False, True, True, True, False, False, False,
+    ]  # fmt: skip

@@ -116,3 +116,17 @@ def test_a_minus_read_twice_is_one_minus() -> None:
     assert [w.text for w in words] == ["-34", "-16", "125,51", "="]
     assert words[0].chars == ((765, 773), (775, 788), (790, 804))
     assert words[0].confidence is not None and words[0].confidence < 52.0
+
+
+def test_a_quantity_set_right_between_two_amounts_set_left_is_in_the_column_of_its_cell() -> None:
+    # Amounts set left in their cells; a quantity set right in the debit cell ends just
+    # before the credit column. It opens no column of its own: it is the debit column's.
+    words = [ocr_word("Счет", 100, 60), ocr_word("Дебет", 300, 60), ocr_word("Кредит", 500, 60)]
+    for k in range(8):
+        y = 100 + 40 * k
+        words += [ocr_word(f"{10 + k}", 100, y), ocr_word("1000,00", 300, y)]
+        words.append(ocr_word("50,00", 500, y))
+    words += [ocr_word("Кол-во", 100, 420), ocr_word("4746", 490 - 4 * DIGIT, 420)]
+    rows = grid_of(words)
+    assert all(len(row) == 3 for row in rows)
+    assert rows[-1] == ["Кол-во", "4746", None]

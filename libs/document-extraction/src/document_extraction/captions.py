@@ -331,6 +331,15 @@ class HeaderRepeats:
         self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
         self.firsts = {signature[0] for signature in self.signatures}
         self.initials = {text[:1] for text in self.firsts}
+        # Each column's captions as one line: a page that repeats the header may set a
+        # caption wrapped in one cell ("Остаток на начало") on two lines, or the other way.
+        columns: dict[int, list[str]] = {}
+        for index in range(first, last + 1):
+            for column, cell in enumerate(rows[index][:MAX_COLUMNS]):
+                text = caption_text(cell)
+                if text:
+                    columns.setdefault(column, []).append(text)
+        self.columns = {column: f" {' '.join(texts)} " for column, texts in columns.items()}
 
     def __contains__(self, row: Sequence[CellValue]) -> bool:
         first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
@@ -341,8 +350,24 @@ class HeaderRepeats:
             if initial.isdigit():
                 return first.strip().isdigit() and is_column_number_row(row)
             if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
-                return False
+                return self._captions_again(row)
         text = caption_text(first)
         if text in self.firsts:
-            return row_signature(row) in self.signatures or is_column_number_row(row)
+            return (
+                row_signature(row) in self.signatures
+                or is_column_number_row(row)
+                or self._captions_again(row)
+            )
         return text.isdigit() and is_column_number_row(row)
+
+    def _captions_again(self, row: Sequence[CellValue]) -> bool:
+        """Two or more cells of text, each words of its column's captions."""
+        found = 0
+        for column, cell in enumerate(row[:MAX_COLUMNS]):
+            if cell is None or cell == "":
+                continue
+            text = caption_text(cell) if isinstance(cell, str) else ""
+            if not text or f" {text} " not in self.columns.get(column, ""):
+                return False
+            found += 1
+        return found >= 2

@@ -26,7 +26,7 @@ from typing import Literal
 from document_extraction import BBox
 from document_extraction.captions import is_column_number_row
 from scan_gateway.words import PageWords, Rule, Word
-from scan_gateway.wrapped_cells import TableLine, fold_wrapped, is_numeric
+from scan_gateway.wrapped_cells import TableLine, ends_in_amount, fold_wrapped, is_numeric
 
 # Words closer than this (in text heights) belong to one phrase; a column gap is wider.
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
@@ -161,10 +161,19 @@ def column_gaps(
     right = max(x1 for _, x1 in spans)
     # A column empty in every table line (no credit in any line, no closing credit balance)
     # still has its caption in the header: phrases of header lines that fit inside a gap,
-    # or start right of everything, open columns of their own there.
+    # or start right of everything, open columns of their own there. The header ends where
+    # amounts begin: a quantity set right between two amounts set left is no caption.
+    first_amounts = next(
+        (
+            k
+            for k, line in enumerate(lines)
+            if sum(ends_in_amount(p.text) for p in line.phrases) >= 2
+        ),
+        len(lines),
+    )
     captions = sorted(
         (p.x0, p.x1)
-        for line in lines
+        for line in lines[:first_amounts]
         if len(line.phrases) >= 3 and not _column_numbers(line)
         for p in line.phrases[1:]
     )
@@ -198,7 +207,42 @@ def column_gaps(
             split.append((edge, x0))
             edge = x1
         split.append((edge, b))
-    return split
+    return _without_stray_columns(split, body, captions, slack)
+
+
+# A column with no caption of its own and numbers other than amounts (quantities) on fewer
+# than this share of the table's lines is no column: they are set right in the column left
+# of it.
+STRAY_SHARE = 0.25
+
+
+def _without_stray_columns(
+    gaps: list[tuple[float, float]],
+    body: Sequence[Line],
+    captions: Sequence[tuple[float, float]],
+    slack: float,
+) -> list[tuple[float, float]]:
+    """Gaps with the columns between them that only a few numbers make dropped: quantities
+    right-aligned in a column whose amounts are set left stand between two columns of
+    amounts, and would open one of their own. Only where the header is on the page."""
+    if not captions:
+        return gaps
+    out = [gaps[0]] if gaps else []
+    for a, b in gaps[1:]:
+        left = out[-1][1]
+        lines = [line for line in body if any(left <= p.x0 and p.x1 <= a for p in line.phrases)]
+        numbers = all(
+            is_numeric(p.text) and not ends_in_amount(p.text)
+            for line in lines
+            for p in line.phrases
+            if left <= p.x0 <= a
+        )
+        captioned = any(out[-1][0] - slack <= x0 < a for x0, _ in captions)
+        if numbers and not captioned and len(lines) < STRAY_SHARE * len(body):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
 
 
 def _leading_numbers(words: Sequence[Word]) -> int:
@@ -461,9 +505,13 @@ def _line_rows(
             for k, (a, b) in enumerate(gaps):
                 if a <= phrase.x0 <= b:
                     # A caption starting in a gap is set left in the column right of it; a
-                    # column number set right against the gap's far side (a number, as a
-                    # spreadsheet sets it) is the column's left of it.
-                    right_set = numbers and b - phrase.x1 < phrase.x0 - a
+                    # number set right against the gap's far side (as a spreadsheet sets
+                    # it: a column number, a quantity) is the column's left of it.
+                    right_set = (
+                        (numbers or is_numeric(phrase.text))
+                        and phrase.x1 <= b
+                        and b - phrase.x1 < phrase.x0 - a
+                    )
                     column = k if right_set else k + 1
             row.setdefault(column, []).extend(phrase.words)
             texts.append((column, phrase.text))
