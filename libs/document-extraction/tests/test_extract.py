@@ -454,3 +454,32 @@ def test_a_title_repeated_on_every_page_keeps_one_statement() -> None:
     rows.append(["Исходящий остаток:", None, "1 600,00"])
     extraction = extract([Grid("Выписка", rows)])
     assert len(extraction.documents) == 1
+
+
+def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> None:
+    # OCR of a Cyrillic page: the BIC in Cyrillic look-alikes with «J» read as «З», the
+    # caption of the counterparty's account unreadable. The account's IBAN (valid) names the
+    # bank code; the column of valid IBANs is the counterparty's account.
+    rows = statement(
+        [
+            [*LINES[0][:5], "BY95ALFA30122231870010270000", "Оплата"],
+            [
+                "05.03.2025",
+                "2",
+                -200.0,
+                "ООО «ТрансЛогистик»",
+                "192745313",
+                "BY25PJCB30120000000000000000",
+                "Услуги",
+            ],
+        ]  # fmt: skip
+    )
+    rows[0] = ["Банк: ОАО «Приорбанк», БИК РЗСВВУ2Х"]
+    rows[6] = [*rows[6][:5], "ВАМ", rows[6][6]]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert document.header.bank_bic == "PJCBBY2X"
+    assert document.header.bank_name == "ОАО «Приорбанк»"
+    assert [t.counterparty_account for t in document.transactions] == [
+        "BY95ALFA30122231870010270000",
+        "BY25PJCB30120000000000000000",
+    ]

@@ -37,7 +37,21 @@ MAX_NUMBER_REPAIRS: Final = 2
 
 # Latin letters drawn exactly as Cyrillic ones in the fonts documents are printed in.
 LATIN_TO_CYRILLIC: Final = dict(zip("ABCEHKMOPTXYaceopxyk", "АВСЕНКМОРТХУасеорхук", strict=True))
+_CYRILLIC_TO_LATIN: Final = {cyrillic: latin for latin, cyrillic in LATIN_TO_CYRILLIC.items()}
 _WORD = re.compile(r"\S+")
+
+
+def latin_spelling(code: str) -> str:
+    """A code of Latin capitals and digits (a BIC) that OCR of a Cyrillic page spelled with
+    Cyrillic look-alikes ("ВАРВВУ2Х"), in Latin; a Cyrillic letter drawn like a digit ("З")
+    is that digit."""
+    return "".join(
+        _CYRILLIC_TO_LATIN.get(ch)
+        or (DIGIT_LOOKALIKES[ch] if _is_cyrillic(ch) and ch in DIGIT_LOOKALIKES else ch)
+        for ch in code
+    )
+
+
 _RUN = re.compile(r"[0-9A-Za-z\u0400-\u04ff]+")
 
 

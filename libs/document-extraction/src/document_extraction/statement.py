@@ -37,15 +37,18 @@ from document_extraction.headers import (
 )
 from document_extraction.identifiers import (
     NUMERIC_CURRENCIES,
+    bic_by_account,
     currency_of_account,
     find_account,
     find_tax_id,
+    iban_valid,
     inn_valid,
     normalize_account,
     normalize_bic,
     normalize_tax_id,
     unp_valid,
 )
+from document_extraction.lookalikes import latin_spelling
 from document_extraction.numbers import (
     Amount,
     find_amount_in_text,
@@ -81,7 +84,10 @@ _HOLDER = re.compile(
 _TAX_LABEL = re.compile(r"^(?:унп|инн|иин|бин)(?:\s*/\s*(?:иин|бин|инн))?\b")
 _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
-_BIC_IN_TEXT = re.compile(r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-Z]{8}(?:[0-9A-Z]{3})?|\d{9})\b")
+# The code in Latin capitals, or (OCR of a Cyrillic page) in their Cyrillic look-alikes.
+_BIC_IN_TEXT = re.compile(
+    r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-ZАВСЕНКМОРТХУЗ]{8}(?:[0-9A-ZАВСЕНКМОРТХУЗ]{3})?|\d{9})\b"
+)
 _BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
 _DATES = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _READING_REASONS = {
@@ -336,7 +342,7 @@ def _read_head_line(
     if head.bank_bic is None:
         match = _BIC_IN_TEXT.search(line)
         if match is not None:
-            head.bank_bic = normalize_bic(match.group(1))
+            head.bank_bic = normalize_bic(latin_spelling(match.group(1)))
         elif (found := _labelled(row, _BIC_LABEL)) is not None:
             text = _value_text(found)
             head.bank_bic = normalize_bic(text) if text else None
@@ -447,14 +453,47 @@ def find_statement_without_table(rows: Sequence[Sequence[CellValue]]) -> Stateme
     return StatementHeader(row=len(rows) - 1, columns={}, confidence=100.0, first_row=len(rows))
 
 
+# Body rows looked at to find the counterparty's account by its values.
+_ACCOUNT_ROWS = 200
+
+
+def _account_column(rows: Sequence[Sequence[CellValue]], start: int, taken: set[int]) -> int | None:
+    """The column of counterparties' accounts told by its values, where its caption was not
+    read (an OCR «IBAN» read as «ВАМ»): most of its cells valid IBANs, and not one account
+    over and over (the statement's own)."""
+    best: tuple[int, int] | None = None
+    counts: Counter[int] = Counter()
+    seen: dict[int, set[str]] = {}
+    filled: Counter[int] = Counter()
+    for row in rows[start : start + _ACCOUNT_ROWS]:
+        for col, cell in enumerate(row[:MAX_COLUMNS]):
+            if col in taken or not isinstance(cell, str) or not cell.strip():
+                continue
+            filled[col] += 1
+            account = normalize_account(cell)
+            if account is not None and iban_valid(account):
+                counts[col] += 1
+                seen.setdefault(col, set()).add(account)
+    for col, count in counts.items():
+        plausible = count >= 2 and 2 * count >= filled[col] and len(seen[col]) > 1
+        if plausible and (best is None or count > best[1]):
+            best = (col, count)
+    return best[0] if best is not None else None
+
+
 def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     locate = Locate(grid)
     rows = grid.rows
     cols = header.columns
+    if "account" not in cols:
+        found = _account_column(rows, header.row + 1, set(cols.values()))
+        if found is not None:
+            cols = {**cols, "account": found}
     warnings: list[Warning] = []
     head = _Head()
     for index in range(header.first_row):
         _read_head_line(head, rows[index], index, locate, warnings)
+    head.bank_bic = bic_by_account(head.bank_bic, head.account)
     if head.currency is None:
         for index in range(header.first_row):
             head.currency = currency_in(line_of(list(rows[index][:MAX_COLUMNS])))
