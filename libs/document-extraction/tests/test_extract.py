@@ -472,7 +472,7 @@ def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> 
                 "BY25PJCB30120000000000000000",
                 "Услуги",
             ],
-        ]  # fmt: skip
+        ]
     )
     rows[0] = ["Банк: ОАО «Приорбанк», БИК РЗСВВУ2Х"]
     rows[6] = [*rows[6][:5], "ВАМ", rows[6][6]]

@@ -7,7 +7,9 @@ to the row of their amounts (``wrapped_cells``).
 Columns: where the table is ruled, its vertical rules, taken per row so that a caption merged
 over two columns lands in the first of them as in a workbook (on a scan, the table's borders
 where pieces of rules were lost); elsewhere, the x ranges that no phrase of any table row
-covers, and for OCR narrow gaps between words where a header caption starts.
+covers, and for OCR narrow gaps between words where a header caption starts (between the
+characters of a row's leading numbers too: OCR reads a level, a row number and an account set
+closer than a space as one word, and the characters' boxes show where it is to be cut).
 
 Phrases: one cell's text: a text layer's run, or (OCR) words closer than a fraction of the
 text height.
@@ -368,10 +370,10 @@ def _cut_at_rules(word: Word, vertical: Sequence[Rule], height: float) -> list[W
     account, read as "104")."""
     reach = height / 2
     crossing = [r.position for r in vertical if r.start - reach <= word.cy <= r.end + reach]
-    return cut_word(word, crossing)
+    return _cut_word(word, crossing)
 
 
-def cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
+def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
     """A word cut wherever one of ``xs`` falls between two of its characters' middles. Needs
     the characters' boxes; without them the word stays whole."""
     chars = word.chars
@@ -528,7 +530,7 @@ def _cut_leading(
     between their characters."""
     lead = {id(w) for w in leading}
     return [
-        Phrase([part for w in p.words for part in (cut_word(w, bounds) if id(w) in lead else [w])])
+        Phrase([part for w in p.words for part in (_cut_word(w, bounds) if id(w) in lead else [w])])
         for p in phrases
     ]
 
@@ -537,9 +539,8 @@ def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
     """A phrase of a table row cut where a column boundary falls between two of its words:
     OCR sets neighbouring cells as close as the words of one (a text layer's runs say
     where its cells end)."""
-    words = phrase.words
-    parts = [Phrase([words[0]])]
-    for before, word in itertools.pairwise(words):
+    parts = [Phrase([phrase.words[0]])]
+    for before, word in itertools.pairwise(phrase.words):
         if any(before.x1 <= bound <= word.x0 for bound in bounds):
             parts.append(Phrase([word]))
         else:

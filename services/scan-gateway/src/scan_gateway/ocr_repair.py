@@ -43,6 +43,7 @@ _BY_IBAN = re.compile(r"^BY(..)([A-Z]{4})(....)([A-Z0-9]{16})$")
 
 # A minus read twice ("—-34 906,03"): two dash glyphs over one printed sign before digits.
 _DOUBLED_MINUS = re.compile(r"^[-\u2212\u2013\u2014]{2}(?=\d)")
+_SIGNED = re.compile(r"^[-\u2212\u2013\u2014]\d")
 
 
 def _repaired(word: Word, text: str, repairs: int) -> Word:
@@ -103,7 +104,7 @@ SIGN_REREAD: Final = 0.6
 def _signs_read_twice(words: list[Word]) -> set[int]:
     """Dash-only words right before an amount that has its own minus ("=" and "-16 125,51"
     for one printed "-16 125,51"): OCR read the sign twice."""
-    signed = [w for w in words if _DOUBLED_MINUS.match("-" + w.text)]
+    signed = [w for w in words if _SIGNED.match(w.text)]
     out: set[int] = set()
     for k, word in enumerate(words):
         if not word.text or not set(word.text) <= _SIGN_GLYPHS:
