@@ -462,7 +462,7 @@ def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> 
     # bank code; the column of valid IBANs is the counterparty's account.
     rows = statement(
         [
-            [*LINES[0][:5], "BY95ALFA30122231870010270000", "Оплата"],
+            [*LINES[0][:5], "BY95ALFA30122231870010270000", "Оплата", "ЗАО «Альфа-Банк», ALFABY2X"],
             [
                 "05.03.2025",
                 "2",
@@ -471,15 +471,20 @@ def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> 
                 "192745313",
                 "BY25PJCB30120000000000000000",
                 "Услуги",
+                "ОАО «Приорбанк», PICBBY2X =",
             ],
         ]
     )
     rows[0] = ["Банк: ОАО «Приорбанк», БИК РЗСВВУ2Х"]
-    rows[6] = [*rows[6][:5], "ВАМ", rows[6][6]]
+    rows[6] = [*rows[6][:5], "ВАМ", rows[6][6], "Банк контрагента"]
     document = extract([Grid("Выписка", rows)]).documents[0]
     assert document.header.bank_bic == "PJCBBY2X"
     assert document.header.bank_name == "ОАО «Приорбанк»"
-    assert [t.counterparty_account for t in document.transactions] == [
-        "BY95ALFA30122231870010270000",
-        "BY25PJCB30120000000000000000",
+    assert [
+        (t.counterparty_account, t.counterparty_bank, t.counterparty_bank_bic)
+        for t in document.transactions
+    ] == [
+        ("BY95ALFA30122231870010270000", "ЗАО «Альфа-Банк»", "ALFABY2X"),
+        # «J» read as «I», a speck after the code: the account's bank code is the BIC's.
+        ("BY25PJCB30120000000000000000", "ОАО «Приорбанк»", "PJCBBY2X"),
     ]

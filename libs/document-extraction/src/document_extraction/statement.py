@@ -88,7 +88,12 @@ _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход
 _BIC_IN_TEXT = re.compile(
     r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-ZАВСЕНКМОРТХУЗ]{8}(?:[0-9A-ZАВСЕНКМОРТХУЗ]{3})?|\d{9})\b"
 )
-_BIC_TOKEN = re.compile(r"[,;]?\s*\b([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\s*$")
+# A BIC at the end of the bank's name; OCR of a Cyrillic page may spell it in look-alikes
+# and leave a speck after it ("ВАРВВУ2Х =").
+_BIC_TOKEN = re.compile(
+    r"[,;]?\s*\b([A-ZАВСЕКМНОРТХУ]{6}[0-9A-ZАВСЕКМНОРТХУЗ]{2}(?:[0-9A-ZАВСЕКМНОРТХУЗ]{3})?)"
+    r"(?:\s+[^\w\s«»\"]{1,2})?\s*$"
+)
 _DATES = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _READING_REASONS = {
     "direction": "Стороны операций взяты из колонки направления: при этом сходятся остатки и итоги",
@@ -632,16 +637,18 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
                 credit = None
         penalty += cost
         conf = row_confidence(penalty, ocr_of(grid.cell_confidence, index, used_cols))
+        account_text = as_text(cell(row, "account"))
+        account = normalize_account(account_text) if account_text else None
         bank = clean(cell(row, "bank"))
         bic = normalize_bic(as_text(cell(row, "bic")) or "") if "bic" in cols else None
         if bank is not None and bic is None:
             match = _BIC_TOKEN.search(bank)
-            if match is not None:
-                bic = match.group(1)
+            code = latin_spelling(match.group(1)) if match is not None else ""
+            if match is not None and (code == match.group(1) or any(c.isdigit() for c in code)):
+                bic = code
                 bank = bank[: match.start()].strip(" ,;") or None
+        bic = bic_by_account(bic, account)
         tax_id = _tax_id(cell(row, "tax_id"))
-        account_text = as_text(cell(row, "account"))
-        account = normalize_account(account_text) if account_text else None
         line_equivalents = None
         if shared_equivalent:
             # Its side is known once the reading of the amounts is chosen, below.
