@@ -56,3 +56,16 @@ def test_a_new_header_under_titles_starts_a_new_document() -> None:
     second = page(2, [["Оборотно-сальдовая ведомость по счету 60"], *HEADER, *body(1, 2)])
     assembled = assemble([first, second])
     assert len(assembled.documents) == 2
+
+
+def test_a_page_that_drew_the_table_with_a_column_more_has_its_rows_put_in_the_first_pages() -> (
+    None
+):
+    # The second page is ruled: a column left of its table's border, empty, shifts every
+    # cell one to the right; its repeated header says where each column belongs.
+    first = page(1, [["Оборотно-сальдовая ведомость"], *HEADER, *body(1, 2)])
+    shifted = [[None, *row] for row in [*HEADER, *body(3, 2)]]
+    assembled = assemble([first, page(2, shifted)])
+    (grid,) = assembled.grids
+    assert grid.rows[-2:] == body(3, 2)
+    assert assembled.pages == [(1, 2)]

@@ -640,7 +640,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         account_text = as_text(cell(row, "account"))
         account = normalize_account(account_text) if account_text else None
         bank = clean(cell(row, "bank"))
-        bic = normalize_bic(as_text(cell(row, "bic")) or "") if "bic" in cols else None
+        bic = (
+            normalize_bic(latin_spelling(as_text(cell(row, "bic")) or ""))
+            if "bic" in cols
+            else None
+        )
         if bank is not None and bic is None:
             match = _BIC_TOKEN.search(bank)
             code = latin_spelling(match.group(1)) if match is not None else ""

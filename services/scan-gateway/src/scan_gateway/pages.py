@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from document_extraction import BBox, Grid
 from document_extraction.headers import find_osv_header, find_statement_header
@@ -18,6 +19,8 @@ from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
 from scan_gateway.wrapped_cells import ends_in_amount
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -29,14 +32,57 @@ class _Group:
     origin: list[tuple[int, int]] = field(default_factory=list)
     """Per row of the joined grid: (page, line on that page)."""
     header: tuple[str, ...] = ()
+    header_rows: Sequence[Sequence[str | None]] = ()
     has_document: bool = False
 
-    def add(self, page: PageGrid, start: int = 0) -> None:
+    def add(self, page: PageGrid, start: int = 0, columns: dict[int, int] | None = None) -> None:
+        """The page's rows from ``start``; ``columns`` moves the page's columns to the ones
+        of the group's first page (the page drew the table with other columns)."""
         for index in range(start, len(page.rows)):
-            self.rows.append(list(page.rows[index]))
-            self.confidence.append(list(page.confidence[index]))
-            self.boxes.append(list(page.boxes[index]))
+            self.rows.append(_moved(page.rows[index], columns))
+            self.confidence.append(_moved(page.confidence[index], columns))
+            self.boxes.append(_moved(page.boxes[index], columns))
             self.origin.append((page.page, index + 1))
+
+
+def _moved(row: Sequence[_T | None], columns: dict[int, int] | None) -> list[_T | None]:
+    if not columns:
+        return list(row)
+    width = max((columns.get(c, c) for c in range(len(row))), default=-1) + 1
+    out: list[_T | None] = [None] * width
+    for column, value in enumerate(row):
+        if value is not None:
+            target = columns.get(column, column)
+            if out[target] is None:  # two columns of the page in one: the first one's
+                out[target] = value
+    return out
+
+
+def _column_map(
+    page: Sequence[Sequence[str | None]], first: Sequence[Sequence[str | None]]
+) -> dict[int, int]:
+    """Where each column of a page's repeated header stands in the first page's header: the
+    caption cells of the same rows, in order. A scan rebuilds the columns of every page from
+    what that page shows, and a page with rules may have a column more or less at an edge
+    than one without. Columns between captions keep their distance to the caption left."""
+    known: dict[int, int] = {}
+    for row in page:
+        text = _texts([row], 0, 0)
+        match = next((r for r in first if _texts([r], 0, 0) == text), None)
+        if match is None:
+            continue
+        ours = [c for c, cell in enumerate(row) if not is_empty(cell)]
+        theirs = [c for c, cell in enumerate(match) if not is_empty(cell)]
+        known.update(zip(ours, theirs, strict=True))
+    if not known or all(c == t for c, t in known.items()):
+        return {}
+    width = max(len(row) for row in page)
+    out: dict[int, int] = {}
+    for column in range(width):
+        left = max((c for c in known if c <= column), default=None)
+        anchor = left if left is not None else min(known)
+        out[column] = max(0, known[anchor] + column - anchor)
+    return out
 
 
 @dataclass(frozen=True)
@@ -110,9 +156,12 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             )
             if repeated and current is not None:
                 current.pages.append(page)
-                current.add(page, last + 1)
+                columns = _column_map(page.rows[first : last + 1], current.header_rows)
+                current.add(page, last + 1, columns)
                 continue
-            current = _Group([page], header=texts, has_document=True)
+            current = _Group(
+                [page], header=texts, header_rows=page.rows[first : last + 1], has_document=True
+            )
             current.add(page)
             groups.append(current)
         elif current is not None and current.has_document and page.rows:
