@@ -130,3 +130,36 @@ def test_a_quantity_set_right_between_two_amounts_set_left_is_in_the_column_of_i
     rows = grid_of(words)
     assert all(len(row) == 3 for row in rows)
     assert rows[-1] == ["Кол-во", "4746", None]
+
+
+def test_a_border_lost_on_some_rows_still_cuts_a_row_number_off_its_account() -> None:
+    # The rule between the number and the account was found on the header's rows only; the
+    # scan lost it further down. Inside the table it still cuts «19» off «60.1», and only a
+    # row number's few digits: an amount is never cut.
+    ys = [100.0, 140.0, 180.0, 220.0]
+    rules = [Rule("h", y, 50, 700) for y in ys] + [
+        Rule("v", 113, ys[0], ys[1]),
+        *(Rule("v", x, ys[0], ys[-1]) for x in (50, 250, 450, 700)),
+    ]
+    glued = ((100, 106), (107, 112), (116, 128), (130, 142), (144, 147), (149, 161))
+    words = [
+        ocr_word("№", 60, 110),
+        ocr_word("Счет", 120, 110),
+        ocr_word("Дебет", 300, 110),
+        ocr_word("Кредит", 500, 110),
+        Word("1960.1", 100, 150, 161, 170, 90.0, chars=glued),
+        ocr_word("100,00", 360, 150),
+        # Not a row number: digits of an amount that runs over a border are left whole.
+        Word(
+            "12345,0",
+            100,
+            190,
+            197,
+            210,
+            90.0,
+            chars=tuple((100 + 14 * k, 111 + 14 * k) for k in range(7)),
+        ),
+    ]
+    rows = grid_of(words, rules)
+    assert rows[1][1:3] == ["19", "60.1"]
+    assert "12345,0" in rows[2]

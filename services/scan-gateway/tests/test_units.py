@@ -71,12 +71,19 @@ def test_hocr_words_with_boxes_confidences_and_characters() -> None:
         "<span class='ocrx_cinfo' title='x_bboxes 345 200 380 220; x_conf 90'>&amp;</span>"
         "</span>"
         "<span class='ocrx_word' title='bbox 400 200 410 220; x_wconf 95'> </span>"
+        # A speck before a word read as a blank character: not part of the word or its box.
+        "<span class='ocrx_word' title='bbox 420 200 460 220; x_wconf 60'>"
+        "<span class='ocrx_cinfo' title='x_bboxes 420 200 421 220; x_conf 89'> </span>"
+        "<span class='ocrx_cinfo' title='x_bboxes 430 200 440 220; x_conf 99'>1</span>"
+        "<span class='ocrx_cinfo' title='x_bboxes 445 200 460 220; x_conf 99'>9</span>"
+        "</span>"
         "<span class='ocrx_word' title='bbox 500 200 560 220; x_wconf 91'>Итого</span>"
         "</span></div></body></html>"
     )
     assert parse_hocr(hocr) == [
         Word("10", 100, 200, 150, 220, 96.0, chars=((100, 120), (130, 150))),
         Word("<&", 300, 200, 380, 220, 88.0, chars=((300, 340), (345, 380))),
+        Word("19", 430, 200, 460, 220, 60.0, chars=((430, 440), (445, 460))),
         # Without characters' boxes (an older tesseract) the word is whole, with none.
         Word("Итого", 500, 200, 560, 220, 91.0),
     ]

@@ -41,6 +41,8 @@ _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # Two cells are set at least this far apart (in text heights): the gaps between the letters
 # or digits of one word are narrower.
 NARROWEST_GAP = 0.25
+# Digits of a row number or an outline level: what a border may cut off an account.
+MAX_ROW_NUMBER = 3
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
@@ -370,7 +372,18 @@ def _cut_at_rules(word: Word, vertical: Sequence[Rule], height: float) -> list[W
     account, read as "104")."""
     reach = height / 2
     crossing = [r.position for r in vertical if r.start - reach <= word.cy <= r.end + reach]
-    return _cut_word(word, crossing)
+    parts = _cut_word(word, crossing)
+    if len(parts) > 1 or not vertical or not word.text[:1].isdigit():
+        return parts
+    # A scan loses pieces of rules: inside the table, a border found on other rows cuts a
+    # row number or level off the account it was read into ("1960.1.1" is 19 | 60.1.1).
+    if not min(r.start for r in vertical) <= word.cy <= max(r.end for r in vertical):
+        return parts
+    cut = _cut_word(word, [r.position for r in vertical])
+    numbers = all(p.text.isdigit() and len(p.text) <= MAX_ROW_NUMBER for p in cut[:-1])
+    if numbers and _CODE.match(cut[-1].text):
+        return cut
+    return parts
 
 
 def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
@@ -386,7 +399,10 @@ def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
         text = word.text[start:end]
         if text.strip():
             piece = chars[start:end]
-            parts.append(replace(word, text=text, x0=piece[0][0], x1=piece[-1][1], chars=piece))
+            # Each piece is a run of its own: cut apart, the pieces are never one phrase.
+            parts.append(
+                replace(word, text=text, x0=piece[0][0], x1=piece[-1][1], chars=piece, run=~start)
+            )
     return parts if len(parts) > 1 else [word]
 
 
@@ -496,7 +512,7 @@ def _line_rows(
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
-        if len(phrases) >= 3 and bounds and line.words[0].run is None:
+        if len(phrases) >= 3 and bounds and line.words[0].confidence is not None:  # OCR
             lead = _leading_numbers(line.words)
             if lead < len(line.words):
                 phrases = _cut_leading(phrases, line.words[:lead], bounds)

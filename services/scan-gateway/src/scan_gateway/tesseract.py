@@ -143,13 +143,20 @@ class _HocrWords(HTMLParser):
             return
         (left, top, right, bottom), confidence = self._word
         self._word = None
-        text = "".join(c for c, _, _ in self._chars)
+        # A blank character at an edge of a word (a speck read as a space) is no part of it.
+        read = self._chars
+        while read and not read[0][0].strip():
+            read = read[1:]
+        while read and not read[-1][0].strip():
+            read = read[:-1]
+        text = "".join(c for c, _, _ in read)
         stripped = text.strip()
         if not stripped:
             return
         chars: tuple[tuple[float, float], ...] = ()
-        if text == stripped and all(len(c) == 1 and x0 == x0 for c, x0, _ in self._chars):
-            chars = tuple((x0, x1) for _, x0, x1 in self._chars)
+        if text == stripped and all(len(c) == 1 and x0 == x0 for c, x0, _ in read):
+            chars = tuple((x0, x1) for _, x0, x1 in read)
+            left, right = round(chars[0][0]), round(chars[-1][1])
         self.words.append(
             Word(
                 stripped,
