@@ -163,3 +163,31 @@ def test_a_border_lost_on_some_rows_still_cuts_a_row_number_off_its_account() ->
     rows = grid_of(words, rules)
     assert rows[1][1:3] == ["19", "60.1"]
     assert "12345,0" in rows[2]
+
+
+def test_a_page_that_continues_the_table_gets_the_columns_the_first_page_ended_with() -> None:
+    # On the first page the caption «Сумма» set left opens a column over the amounts set
+    # right, and goes; the next page has no caption line, only the gaps the first one gives.
+    def lines(first: int) -> list[Word]:
+        out: list[Word] = []
+        for k in range(4):
+            y = 100 + 40 * k
+            out += [ocr_word(f"{first + k}", 100, y), ocr_word("Товар", 200, y)]
+            out += [ocr_word("1000,00", 600 - 7 * DIGIT, y), ocr_word("5,00", 800 - 4 * DIGIT, y)]
+        return out
+
+    # «Дебет» set left over amounts set right; the line below has captions at the amounts'
+    # own edges, so «Дебет» first stands in a column of its own.
+    header = [ocr_word(t, x, 60) for t, x in (("Счет", 100), ("Имя", 200), ("Дебет", 300))]
+    header += [ocr_word(t, x, 80) for t, x in (("код", 100), ("сумма", 502), ("сумма", 744))]
+    first = build_page_grid(
+        PageWords(1, 1000.0, 1400.0, [*header, *lines(10)], source="ocr"),
+        gap_tolerance=OCR_GAP_TOLERANCE,
+    )
+    second = build_page_grid(
+        PageWords(2, 1000.0, 1400.0, lines(20), source="ocr"),
+        gap_tolerance=OCR_GAP_TOLERANCE,
+        gaps=first.gaps,
+    )
+    assert first.rows[2] == ["10", "Товар", "1000,00", "5,00"]
+    assert second.rows[0] == ["20", "Товар", "1000,00", "5,00"]

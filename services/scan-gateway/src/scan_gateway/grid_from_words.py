@@ -487,10 +487,17 @@ def build_page_grid(
         )
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
-        rows += _one_column_set_two_ways(
-            _captions_over_values(_line_rows(lines, bounds, unit, fold=True, gaps=found))
+        columns = len(found) + 1
+        first, moved = _captions_over_values(
+            _line_rows(lines, bounds, unit, fold=True, gaps=found), columns
         )
-        return _assemble(page, rows, height, ocr, found)
+        joined, merged = _one_column_set_two_ways(first, columns)
+        rows += joined
+        # The gaps of the columns as they end up: a page that continues the table with them
+        # gets the same columns, although it has no caption line of its own to move them.
+        final = [merged[moved[k]] for k in range(columns)]
+        kept = [gap for k, gap in enumerate(found) if final[k] != final[k + 1]]
+        return _assemble(page, rows, height, ocr, kept)
     # A page that continues this table without rules or a header of its own takes its
     # columns from these rules.
     return _assemble(page, rows, height, ocr, [(x, x) for x in xs])
@@ -564,21 +571,26 @@ def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
     return parts
 
 
-def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, list[Word]]]:
+Moved = tuple[list[dict[int, list[Word]]], list[int]]
+
+
+def _captions_over_values(rows: list[dict[int, list[Word]]], columns: int) -> Moved:
     """A caption set left in its column over values set right opens a column of its own
     between the gaps of the body; such a column, empty in every row of amounts, whose
     neighbour on the right has values but no caption beside it on any line, is that
-    neighbour's caption, and goes."""
+    neighbour's caption, and goes. Also gives where each of ``columns`` went."""
 
     def amounts(row: dict[int, list[Word]]) -> bool:
         texts = (" ".join(w.text for w in words) for words in row.values())
         return sum(is_numeric(t) and bool(_AMOUNT_LIKE.search(t)) for t in texts) >= 2
 
+    width = max((max(row) for row in rows if row), default=-1) + 1
+    width = max(width, columns)
+    same = list(range(width))
     body = [row for row in rows if amounts(row)]
     if not body:
-        return rows
+        return rows, same
     used = {c for row in body for c in row}
-    width = max((max(row) for row in rows if row), default=-1) + 1
     moved: dict[int, int] = {}
     for column in range(width - 1):
         right = column + 1
@@ -588,20 +600,22 @@ def _captions_over_values(rows: list[dict[int, list[Word]]]) -> list[dict[int, l
         if lines and all(right not in row for row in lines):
             moved[column] = right
     if not moved:
-        return rows
+        return rows, same
     # The caption's own column goes: a header composes groups over adjacent columns.
     shift = [sum(1 for m in moved if m < c) for c in range(width)]
-    return [{(c := moved.get(k, k)) - shift[c]: words for k, words in row.items()} for row in rows]
+    where = [(c := moved.get(k, k)) - shift[c] for k in range(width)]
+    return [{where[k]: words for k, words in row.items()} for row in rows], where
 
 
-def _one_column_set_two_ways(rows: list[dict[int, list[Word]]]) -> list[dict[int, list[Word]]]:
+def _one_column_set_two_ways(rows: list[dict[int, list[Word]]], columns: int) -> Moved:
     """Two neighbouring columns that no line fills both of, the right one with no text of its
     own in a line of captions: one column whose values are set two ways (codes as text set
-    left, codes as numbers set right), which the gap between them split."""
-    width = max((max(row) for row in rows if row), default=-1) + 1
+    left, codes as numbers set right), which the gap between them split. Also gives where
+    each of ``columns`` went."""
+    width = max(max((max(row) for row in rows if row), default=-1) + 1, columns)
     merged = [c for c in range(1, width) if _set_two_ways(rows, c - 1, c)]
     if not merged:
-        return rows
+        return rows, list(range(width))
     final: dict[int, int] = {}
     for column in range(width):
         final[column] = final[column - 1] if column in merged else len(set(final.values()))
@@ -611,7 +625,7 @@ def _one_column_set_two_ways(rows: list[dict[int, list[Word]]]) -> list[dict[int
         for column, words in sorted(row.items()):
             joined.setdefault(final[column], []).extend(words)
         out.append(joined)
-    return out
+    return out, [final[c] for c in range(width)]
 
 
 def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) -> bool:
