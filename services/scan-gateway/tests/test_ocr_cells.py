@@ -191,3 +191,21 @@ def test_a_page_that_continues_the_table_gets_the_columns_the_first_page_ended_w
     )
     assert first.rows[2] == ["10", "Товар", "1000,00", "5,00"]
     assert second.rows[0] == ["20", "Товар", "1000,00", "5,00"]
+
+
+def test_the_level_printed_before_a_title_is_the_level_columns() -> None:
+    # A ruled table with its outline levels in the first column, printed on the title lines
+    # above it too: the level set right against the border, the title set left beside it.
+    ys = [50.0, 90.0, 130.0, 170.0]
+    rules = [Rule("h", y, 50, 700) for y in ys] + [
+        Rule("v", x, ys[0], ys[-1]) for x in (50, 116, 300, 500, 700)
+    ]
+    words = [ocr_word("0", 100, 10), ocr_word("ООО", 120, 10), ocr_word("«Альфа»", 180, 10)]
+    words += [ocr_word(t, x, 60) for t, x in (("0", 100), ("Счет", 120), ("Дебет", 310))]
+    words.append(ocr_word("Кредит", 510, 60))
+    for k, y in enumerate((100, 140)):
+        words += [ocr_word(str(k), 100, y), ocr_word(f"{10 + k}", 120, y)]
+        words += [ocr_word("1000,00", 490 - 7 * DIGIT, y), ocr_word("5,00", 690 - 4 * DIGIT, y)]
+    rows = grid_of(words, rules)
+    assert rows[0][:3] == [None, "0", "ООО «Альфа»"]
+    assert rows[2][1:] == ["0", "10", "1000,00", "5,00"]

@@ -519,10 +519,14 @@ def _line_rows(
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
-        if len(phrases) >= 3 and bounds and line.words[0].confidence is not None:  # OCR
-            lead = _leading_numbers(line.words)
-            if lead < len(line.words):
-                phrases = _cut_leading(phrases, line.words[:lead], bounds)
+        ocr = line.words[0].confidence is not None
+        lead = _leading_numbers(line.words)
+        if ocr and bounds and 0 < lead < len(line.words):
+            phrases = _cut_leading(phrases, line.words[:lead], bounds)
+            # A title's line too: the outline level printed before it ("0 ООО «Альфа»") is
+            # the level column's, where a column boundary parts them.
+            phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
+        if len(phrases) >= 3 and bounds and ocr:
             phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
         numbers = _column_numbers(line)
         for phrase in phrases:
@@ -556,6 +560,18 @@ def _cut_leading(
         Phrase([part for w in p.words for part in (_cut_word(w, bounds) if id(w) in lead else [w])])
         for p in phrases
     ]
+
+
+def _apart_after(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
+    """A line's first phrase cut after its leading numbers where a column boundary falls
+    there."""
+    count = _leading_numbers(phrase.words)
+    if not 0 < count < len(phrase.words):
+        return [phrase]
+    before, after = phrase.words[count - 1], phrase.words[count]
+    if any(before.x1 <= bound <= after.x0 for bound in bounds):
+        return [Phrase(phrase.words[:count]), Phrase(phrase.words[count:])]
+    return [phrase]
 
 
 def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
