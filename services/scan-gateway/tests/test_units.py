@@ -123,3 +123,19 @@ def test_ruling_lines_are_found_and_erased() -> None:
     assert cleaned[200, 300] == 255 and cleaned[250, 1000] == 255
     # The text is left for OCR.
     assert (cleaned[135:170, 65:400] < 128).any()
+
+
+@pytest.mark.parametrize(
+    "hocr",
+    [
+        "",
+        "<span class='ocrx_word' title='bbox 1 2 3 4; x_wconf 90'><span class='ocrx_cinfo'",
+        "<span class='ocrx_word' title='bbox x y 3 4'>Итого</span>",
+        "<span class='ocrx_word' title='bbox 1 2 3 4'>&#xZZ;<b></span></span></div>",
+        "<<<>>> </span> \x00 <span class='ocrx_cinfo' title='x_bboxes 1 2 3 4'>1</span>",
+    ],
+)
+def test_hocr_cut_short_or_garbled_gives_what_it_can_and_never_raises(hocr: str) -> None:
+    words = parse_hocr(hocr)
+    assert all(w.text.strip() and w.x1 >= w.x0 for w in words)
+    assert not any(w.text == "Итого" for w in words)  # a word without a readable box is none

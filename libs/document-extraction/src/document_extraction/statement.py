@@ -48,7 +48,7 @@ from document_extraction.identifiers import (
     normalize_tax_id,
     unp_valid,
 )
-from document_extraction.lookalikes import latin_spelling
+from document_extraction.lookalikes import LATIN_TO_CYRILLIC, latin_spelling
 from document_extraction.numbers import (
     Amount,
     find_amount_in_text,
@@ -84,14 +84,16 @@ _HOLDER = re.compile(
 _TAX_LABEL = re.compile(r"^(?:унп|инн|иин|бин)(?:\s*/\s*(?:иин|бин|инн))?\b")
 _TOTAL_DEBIT = re.compile(r"списан|дебет|расход")
 _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход")
-# The code in Latin capitals, or (OCR of a Cyrillic page) in their Cyrillic look-alikes.
+# A BIC's letters in Latin capitals, or (OCR of a Cyrillic page) in their Cyrillic
+# look-alikes; «З» is a 3.
+_BIC_LETTER = "A-Z" + "".join(c for latin, c in LATIN_TO_CYRILLIC.items() if latin.isupper())
+_BIC_CHAR = f"[0-9{_BIC_LETTER}З]"
 _BIC_IN_TEXT = re.compile(
-    r"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*([0-9A-ZАВСЕНКМОРТХУЗ]{8}(?:[0-9A-ZАВСЕНКМОРТХУЗ]{3})?|\d{9})\b"
+    rf"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*({_BIC_CHAR}{{8}}(?:{_BIC_CHAR}{{3}})?|\d{{9}})\b"
 )
-# A BIC at the end of the bank's name; OCR of a Cyrillic page may spell it in look-alikes
-# and leave a speck after it ("ВАРВВУ2Х =").
+# A BIC at the end of the bank's name, and perhaps a speck after it ("ВАРВВУ2Х =").
 _BIC_TOKEN = re.compile(
-    r"[,;]?\s*\b([A-ZАВСЕКМНОРТХУ]{6}[0-9A-ZАВСЕКМНОРТХУЗ]{2}(?:[0-9A-ZАВСЕКМНОРТХУЗ]{3})?)"
+    rf"[,;]?\s*\b([{_BIC_LETTER}]{{6}}{_BIC_CHAR}{{2}}(?:{_BIC_CHAR}{{3}})?)"
     r"(?:\s+[^\w\s«»\"]{1,2})?\s*$"
 )
 _DATES = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}")

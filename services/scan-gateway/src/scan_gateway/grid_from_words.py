@@ -366,18 +366,20 @@ def _without_rule_marks(word: Word, vertical: Sequence[Rule], height: float) -> 
     return replace(word, text=text, x0=x0, x1=x1, chars=chars)
 
 
-def _cut_at_rules(word: Word, vertical: Sequence[Rule], height: float) -> list[Word]:
+def _cut_at_rules(
+    word: Word, vertical: Sequence[Rule], table: tuple[float, float], height: float
+) -> list[Word]:
     """An OCR word cut where a vertical rule that crosses its line passes between two of its
     characters: two cells set closer than a space ("1" of the row number and "04" of the
-    account, read as "104")."""
+    account, read as "104"). ``table``: the top and bottom of the vertical rules."""
     reach = height / 2
     crossing = [r.position for r in vertical if r.start - reach <= word.cy <= r.end + reach]
     parts = _cut_word(word, crossing)
-    if len(parts) > 1 or not vertical or not word.text[:1].isdigit():
+    if len(parts) > 1 or not word.text[:1].isdigit():
         return parts
     # A scan loses pieces of rules: inside the table, a border found on other rows cuts a
     # row number or level off the account it was read into ("1960.1.1" is 19 | 60.1.1).
-    if not min(r.start for r in vertical) <= word.cy <= max(r.end for r in vertical):
+    if not table[0] <= word.cy <= table[1]:
         return parts
     cut = _cut_word(word, [r.position for r in vertical])
     numbers = all(p.text.isdigit() and len(p.text) <= MAX_ROW_NUMBER for p in cut[:-1])
@@ -450,7 +452,9 @@ def build_page_grid(
     vertical = _joined_rules(page.rules, "v", height)
     if ocr:
         words = [w for w in (_without_rule_marks(w, vertical, height) for w in words) if w.text]
-        words = [part for w in words for part in _cut_at_rules(w, vertical, height)]
+        if vertical:
+            table = min(r.start for r in vertical), max(r.end for r in vertical)
+            words = [part for w in words for part in _cut_at_rules(w, vertical, table, height)]
     horizontal = _framed(_joined_rules(page.rules, "h", height), vertical, height)
     ys = _positions(horizontal, height)
     xs = _positions(vertical, height)
@@ -600,8 +604,7 @@ def _captions_over_values(rows: list[dict[int, list[Word]]], columns: int) -> Mo
         texts = (" ".join(w.text for w in words) for words in row.values())
         return sum(is_numeric(t) and bool(_AMOUNT_LIKE.search(t)) for t in texts) >= 2
 
-    width = max((max(row) for row in rows if row), default=-1) + 1
-    width = max(width, columns)
+    width = max(max((max(row) for row in rows if row), default=-1) + 1, columns)
     same = list(range(width))
     body = [row for row in rows if amounts(row)]
     if not body:

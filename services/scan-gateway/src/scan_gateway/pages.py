@@ -59,18 +59,20 @@ def _moved(row: Sequence[_T | None], columns: dict[int, int] | None) -> list[_T 
 
 
 def _column_map(
-    page: Sequence[Sequence[str | None]], first: Sequence[Sequence[str | None]]
+    page: Sequence[Sequence[str | None]],
+    page_texts: tuple[str, ...],
+    first: Sequence[Sequence[str | None]],
+    first_texts: tuple[str, ...],
 ) -> dict[int, int]:
     """Where each column of a page's repeated header stands in the first page's header: the
-    caption cells of the same rows, in order. A scan rebuilds the columns of every page from
-    what that page shows, and a page with rules may have a column more or less at an edge
-    than one without. Columns between captions keep their distance to the caption left."""
+    caption cells of the same rows (``_texts``), in order. A scan rebuilds the columns of every
+    page from what that page shows, and a page with rules may have a column more or less at an
+    edge than one without. Columns between captions keep their distance to the caption left."""
     known: dict[int, int] = {}
-    for row in page:
-        text = _texts([row], 0, 0)
-        match = next((r for r in first if _texts([r], 0, 0) == text), None)
-        if match is None:
+    for row, text in zip(page, page_texts, strict=True):
+        if text not in first_texts:
             continue
+        match = first[first_texts.index(text)]
         ours = [c for c, cell in enumerate(row) if not is_empty(cell)]
         theirs = [c for c, cell in enumerate(match) if not is_empty(cell)]
         known.update(zip(ours, theirs, strict=True))
@@ -156,7 +158,9 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             )
             if repeated and current is not None:
                 current.pages.append(page)
-                columns = _column_map(page.rows[first : last + 1], current.header_rows)
+                columns = _column_map(
+                    page.rows[first : last + 1], texts, current.header_rows, current.header
+                )
                 current.add(page, last + 1, columns)
                 continue
             current = _Group(
