@@ -98,3 +98,16 @@ def test_a_header_repeated_with_its_captions_wrapped_otherwise_is_known_again() 
     assert [row in repeats for row in rows[2:]] == [
         False, True, True, True, False, False, False,
     ]  # fmt: skip
+
+
+def test_a_header_repeated_with_the_level_column_printed_on_it_is_known_again() -> None:
+    rows: list[list[str | None]] = [
+        ["0", "№", "Счет", "Сальдо на начало", None],
+        ["0", None, None, "Дт", "Кт"],
+        ["0", "1", "01", "10,00", None],
+        ["0", "№", "Счет", "Сальдо на начало", None],
+        ["0", None, None, "Дт", "Кт"],
+        ["1", "2", "01.1", "10,00", None],
+    ]
+    repeats = HeaderRepeats(rows, 0, 1)
+    assert [row in repeats for row in rows[2:]] == [False, True, True, False]

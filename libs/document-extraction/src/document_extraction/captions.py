@@ -348,7 +348,10 @@ class HeaderRepeats:
             # then made): a code, the body's usual start, never does.
             initial = first.lstrip()[:1].lower()
             if initial.isdigit():
-                return first.strip().isdigit() and is_column_number_row(row)
+                # A level column prints its number on the header rows too ("0 | № | Счет").
+                return (
+                    first.strip().isdigit() and is_column_number_row(row)
+                ) or row_signature(row) in self.signatures
             if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
                 return self._captions_again(row)
         text = caption_text(first)
