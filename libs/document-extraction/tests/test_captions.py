@@ -111,3 +111,9 @@ def test_a_header_repeated_with_the_level_column_printed_on_it_is_known_again() 
     ]
     repeats = HeaderRepeats(rows, 0, 1)
     assert [row in repeats for row in rows[2:]] == [False, True, True, False]
+
+
+def test_a_word_broken_over_two_caption_rows_is_one_word() -> None:
+    rows = [["Счет", "Показа-", "Сальдо"], [None, "тели", "Дебет"]]
+    columns = compose(rows, 0, 1)
+    assert columns[1].own == frozenset({"показатели"})

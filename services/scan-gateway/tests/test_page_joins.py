@@ -69,3 +69,16 @@ def test_a_page_that_drew_the_table_with_a_column_more_has_its_rows_put_in_the_f
     (grid,) = assembled.grids
     assert grid.rows[-2:] == body(3, 2)
     assert assembled.pages == [(1, 2)]
+
+
+def test_a_header_whose_caption_lines_a_page_folds_otherwise_is_the_same_header() -> None:
+    # Without cell borders one page sets a wrapped caption's lines on rows of their own,
+    # the next folds them into one row.
+    captions = ["деб. сальдо", "кред. сальдо", "деб.", "кред.", "деб. сальдо", "кред. сальдо"]
+    below = ["на начало\nпериода"] * 2 + ["обороты\nза период"] * 2 + ["на конец\nпериода"] * 2
+    first = page(1, [["Оборотно-сальдовая ведомость"], ["Счет", *captions], [None, *below]])
+    folded = ["Счет", *(f"{c}\n{b}" for c, b in zip(captions, below, strict=True))]
+    assembled = assemble([first, page(2, [folded, *body(1, 2)])])
+    assert assembled.documents == [0]
+    (grid,) = assembled.grids
+    assert grid.rows[3:] == body(1, 2)

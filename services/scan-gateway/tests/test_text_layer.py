@@ -10,7 +10,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from scan_gateway.grid_from_words import phrases_of, text_height
+from scan_gateway.grid_from_words import build_page_grid, phrases_of, text_height
 from scan_gateway.pdf_text import page_words
 from scan_gateway.words import PageWords
 
@@ -69,3 +69,46 @@ def test_columns_typeset_with_spaces_are_cells() -> None:
     page = page_of((20, 50, "Счет    Сальдо"))
     phrases = phrases_of(page.words, text_height(page.words))
     assert [p.text for p in phrases] == ["Счет", "Сальдо"]
+
+
+def test_a_caption_run_that_runs_on_into_the_next_cell_is_cut_where_its_values_start() -> None:
+    # An outline level before the captions makes the header line one of the table's; a
+    # printer set "кред. сальдо" and the next cell's "деб." in one run.
+    run = "кред. сальдо "
+    third = 190 + width(run)
+    page = page_of(
+        (20, 30, "0"),
+        (40, 30, "Счет"),
+        (120, 30, "деб. сальдо"),
+        (190, 30, run + "деб."),
+        (20, 50, "0"),
+        (40, 50, "01 Касса"),
+        (120, 50, "0,00"),
+        (190, 50, "400536,37"),
+        (third, 50, "198492,38"),
+        (20, 62, "1"),
+        (40, 62, "01.1 Касса"),
+        (120, 62, "12,50"),
+        (190, 62, "0,00"),
+        (third, 62, "0,00"),
+    )
+    grid = build_page_grid(page)
+    assert grid.rows[0] == ["0", "Счет", "деб. сальдо", "кред. сальдо", "деб."]
+    assert grid.rows[1] == ["0", "01 Касса", "0,00", "400536,37", "198492,38"]
+
+
+def test_a_group_caption_centred_over_two_columns_is_not_cut() -> None:
+    page = page_of(
+        (40, 20, "Счет"),
+        (120, 20, "Сальдо на начало"),
+        (120, 30, "Дебет"),
+        (170, 30, "Кредит"),
+        (40, 50, "01 Касса"),
+        (120, 50, "10,00"),
+        (190, 50, "400536,37"),
+        (40, 62, "02 Склад"),
+        (120, 62, "20,00"),
+        (170, 62, "5,00"),
+    )
+    grid = build_page_grid(page)
+    assert "Сальдо на начало" in grid.rows[0]

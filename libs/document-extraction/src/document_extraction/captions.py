@@ -244,6 +244,18 @@ class Column:
         return self.own | self.above
 
 
+def _words_joined_over_lines(texts: list[str]) -> list[str]:
+    """A column's caption lines with a word broken over two of them joined again ("показа-",
+    "тели"): a page without cell borders gives each line of a wrapped caption a row."""
+    out: list[str] = []
+    for text in texts:
+        if out and out[-1][-2:-1].isalpha() and out[-1].endswith("-") and text[:1].isalpha():
+            out[-1] = out[-1][:-1] + text
+        else:
+            out.append(text)
+    return out
+
+
 class HeaderCaptions:
     """The captions of a table's rows, composed into columns block by block (see
     ``columns``); each row's texts and each block's composition are worked out once however
@@ -258,7 +270,8 @@ class HeaderCaptions:
         """The columns of the header rows ``first``..``last``, their words read exactly or,
         with a ``vocabulary``, found again through OCR misreads too."""
         columns: list[Column] = []
-        for col, present in self._carried_texts(first, last):
+        for col, lines in self._carried_texts(first, last):
+            present = _words_joined_over_lines(lines)
             readings = [read_caption(t, vocabulary) for t in present]
             own = readings[-1][0]
             above = frozenset().union(*(words for words, _ in readings[:-1]))
@@ -349,9 +362,8 @@ class HeaderRepeats:
             initial = first.lstrip()[:1].lower()
             if initial.isdigit():
                 # A level column prints its number on the header rows too ("0 | № | Счет").
-                return (
-                    first.strip().isdigit() and is_column_number_row(row)
-                ) or row_signature(row) in self.signatures
+                numbers = first.strip().isdigit() and is_column_number_row(row)
+                return numbers or row_signature(row) in self.signatures
             if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
                 return self._captions_again(row)
         text = caption_text(first)

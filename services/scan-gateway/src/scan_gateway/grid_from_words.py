@@ -150,23 +150,8 @@ def column_gaps(
     where a missed gap joins two cells of one line). ``slack``: how far apart two edges may
     be and still be one; ``narrowest``: the narrowest gap between words or characters that
     may be a column's edge (page units)."""
-    body = [
-        line
-        for line in lines
-        if len(line.phrases) >= 3
-        and any(is_numeric(p.text) for p in line.phrases)
-        and not _column_numbers(line)
-    ]
-    if not body:
-        return []
-    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
-    allowed = int(tolerance * len(body))
-    gaps = _uncovered(spans, allowed)
-    right = max(x1 for _, x1 in spans)
-    # A column empty in every table line (no credit in any line, no closing credit balance)
-    # still has its caption in the header: phrases of header lines that fit inside a gap,
-    # or start right of everything, open columns of their own there. The header ends where
-    # amounts begin: a quantity set right between two amounts set left is no caption.
+    # The header ends where amounts begin: a quantity set right between two amounts set
+    # left is no caption.
     first_amounts = next(
         (
             k
@@ -175,6 +160,32 @@ def column_gaps(
         ),
         len(lines),
     )
+    table = [
+        k
+        for k, line in enumerate(lines)
+        if len(line.phrases) >= 3
+        and any(is_numeric(p.text) for p in line.phrases)
+        and not _column_numbers(line)
+    ]
+    body = [lines[k] for k in table]
+    if not body:
+        return []
+    # A header line with a number in it (an outline level printed before the captions) is
+    # one of the table's lines; a printer may set a caption's line and the next cell's in
+    # one run, so its runs are cut where the columns of amounts start.
+    starts = _shared_starts(lines[first_amounts:], narrowest)
+    spans = sorted(
+        (part.x0, part.x1)
+        for k in table
+        for p in lines[k].phrases
+        for part in (_split_at_starts(p, starts, narrowest) if k < first_amounts else [p])
+    )
+    allowed = int(tolerance * len(body))
+    gaps = _uncovered(spans, allowed)
+    right = max(x1 for _, x1 in spans)
+    # A column empty in every table line (no credit in any line, no closing credit balance)
+    # still has its caption in the header: phrases of header lines that fit inside a gap,
+    # or start right of everything, open columns of their own there.
     captions = sorted(
         (p.x0, p.x1)
         for line in lines[:first_amounts]
@@ -191,8 +202,8 @@ def column_gaps(
         for a, b in _uncovered(words, allowed):
             if b - a < narrowest:
                 continue  # the spacing of letters or digits, not of cells
-            starts = any(abs(x0 - b) <= slack for x0 in texts)
-            if starts and not any(a < q and p < b for p, q in gaps):
+            captioned = any(abs(x0 - b) <= slack for x0 in texts)
+            if captioned and not any(a < q and p < b for p, q in gaps):
                 gaps.append((a, b))
         gaps.sort()
     for x0, x1 in captions:
@@ -519,6 +530,11 @@ def _line_rows(
     a gap belongs to the column right of it). With ``fold``, the lines of a wrapped cell join
     the row of their amounts (``height``: of a line of text)."""
     table: list[TableLine] = []
+    # The columns whose values are set left, where a run may have to be cut (a caption's
+    # line run on into the next cell's).
+    near = NARROWEST_GAP * height
+    shared = _shared_starts(lines, near)
+    starts = [b for _, b in gaps if any(abs(b - x) <= near for x in shared)]
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
@@ -532,6 +548,10 @@ def _line_rows(
             phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
         if len(phrases) >= 3 and bounds and ocr:
             phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
+        elif len(phrases) >= 3 and starts and any(is_numeric(p.text) for p in phrases):
+            # Only a line the columns were found on (a group caption centred over two
+            # columns is one phrase across their boundary).
+            phrases = [part for p in phrases for part in _split_at_starts(p, starts, near)]
         numbers = _column_numbers(line)
         for phrase in phrases:
             column = _column_of(phrase.x0, bounds)
@@ -585,6 +605,28 @@ def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
     parts = [Phrase([phrase.words[0]])]
     for before, word in itertools.pairwise(phrase.words):
         if any(before.x1 <= bound <= word.x0 for bound in bounds):
+            parts.append(Phrase([word]))
+        else:
+            parts[-1].words.append(word)
+    return parts
+
+
+def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
+    """Where phrases of different widths on two or more table lines start (within
+    ``near``): the left edges of columns whose values are set left (right-aligned amounts of
+    as many digits start together too, and end together)."""
+    spans = sorted((p.x0, p.x1) for line in lines for p in line.phrases[1:])
+    return [
+        b0 for (a0, a1), (b0, b1) in itertools.pairwise(spans) if b0 - a0 <= near < abs(b1 - a1)
+    ]
+
+
+def _split_at_starts(phrase: Phrase, starts: Sequence[float], near: float) -> list[Phrase]:
+    """A run cut before a word that starts where a column's values start (within ``near``):
+    a printer may set a caption's first line and the next cell's in one run."""
+    parts = [Phrase([phrase.words[0]])]
+    for before, word in itertools.pairwise(phrase.words):
+        if before.x1 < word.x0 and any(abs(word.x0 - b) <= near for b in starts):
             parts.append(Phrase([word]))
         else:
             parts[-1].words.append(word)

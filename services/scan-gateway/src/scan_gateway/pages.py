@@ -76,6 +76,8 @@ def _column_map(
         ours = [c for c, cell in enumerate(row) if not is_empty(cell)]
         theirs = [c for c, cell in enumerate(match) if not is_empty(cell)]
         known.update(zip(ours, theirs, strict=True))
+    if not known:
+        known = _same_columns(page, first) or {}
     if not known or all(c == t for c, t in known.items()):
         return {}
     width = max(len(row) for row in page)
@@ -132,14 +134,44 @@ def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple
     )
 
 
-def _same_header(page: tuple[str, ...], first: tuple[str, ...]) -> bool:
+def _column_texts(rows: Sequence[Sequence[str | None]]) -> dict[int, str]:
+    """Each column's captions read down the header, whichever lines a page set them on."""
+    width = max((len(row) for row in rows), default=0)
+    texts = {
+        column: norm("\n".join(c for row in rows if column < len(row) and (c := row[column])))
+        for column in range(width)
+    }
+    return {column: text for column, text in texts.items() if text}
+
+
+def _same_columns(
+    page: Sequence[Sequence[str | None]], first: Sequence[Sequence[str | None]]
+) -> dict[int, int] | None:
+    """The page's header columns onto the first page's, where each column's captions read
+    down the header are the same, in the same order."""
+    ours, theirs = _column_texts(page), _column_texts(first)
+    if not ours or list(ours.values()) != list(theirs.values()):
+        return None
+    return dict(zip(ours, theirs, strict=True))
+
+
+def _same_header(
+    page: tuple[str, ...],
+    first: tuple[str, ...],
+    page_rows: Sequence[Sequence[str | None]],
+    first_rows: Sequence[Sequence[str | None]],
+) -> bool:
     """The first page's header printed again: the same rows, or a run of them (a sheet's
-    print titles need not take in a caption line above or the column numbers below)."""
+    print titles need not take in a caption line above or the column numbers below), or
+    the same captions column by column with their lines joined into rows otherwise (a page
+    without cell borders folds a wrapped caption's lines as its own lines fall)."""
     shorter, longer = sorted((page, first), key=len)
-    return bool(shorter) and any(
+    if shorter and any(
         longer[start : start + len(shorter)] == shorter
         for start in range(len(longer) - len(shorter) + 1)
-    )
+    ):
+        return True
+    return _same_columns(page_rows, first_rows) is not None
 
 
 def assemble(pages: Sequence[PageGrid]) -> Assembled:
@@ -153,7 +185,9 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             repeated = (
                 current is not None
                 and current.has_document
-                and _same_header(texts, current.header)
+                and _same_header(
+                    texts, current.header, page.rows[first : last + 1], current.header_rows
+                )
                 and all(all(is_empty(c) for c in row) for row in page.rows[:first])
             )
             if repeated and current is not None:
