@@ -112,3 +112,21 @@ def test_the_next_header_row_with_as_many_cells_is_not_a_wrapped_caption() -> No
     # "Дебет | Кредит" sits under the captions at a row's distance: the header's second row.
     rows = texts(fold_wrapped(lines, PITCH / 1.5))
     assert rows[1] == {1: "Дебет", 2: "Кредит"}
+
+
+def test_a_caption_line_with_an_outline_level_before_it_still_takes_its_wrapped_lines() -> None:
+    lines = [
+        line(0, {0: "0", 1: "Сальдо на", 2: "Сальдо на", 3: "Обороты"}),
+        line(PITCH, {1: "начало", 2: "конец", 3: "за"}),
+        line(2 * PITCH, {1: "01.01.2025", 2: "31.12.2025", 3: "период"}),
+        line(3 * PITCH + ROW_GAP, {0: "0", 1: "100,00", 2: "150,00", 3: "50,00"}),
+        line(4 * PITCH + 2 * ROW_GAP, {0: "1", 1: "200,00", 2: "250,00", 3: "50,00"}),
+    ]
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert rows[0] == {
+        0: "0",
+        1: "Сальдо на начало 01.01.2025",
+        2: "Сальдо на конец 31.12.2025",
+        3: "Обороты за период",
+    }
+    assert len(rows) == 3

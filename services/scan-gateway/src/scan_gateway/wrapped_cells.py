@@ -100,6 +100,17 @@ def _kind(line: TableLine, numeric: set[int]) -> _Kind:
     return _Kind.TEXT
 
 
+def _counted(line: TableLine) -> bool:
+    """A line of text with a counter (an outline level, a row number) in front of it."""
+    (_, counter), *rest = sorted(line.texts)
+    return (
+        bool(rest)
+        and counter.isdigit()
+        and len(counter) <= 2
+        and not any(is_numeric(text) for _, text in rest)
+    )
+
+
 def alignment(lines: Sequence[TableLine], kinds: Sequence[_Kind], unit: float) -> Alignment:
     """Top, centre or bottom: which neighbours the text lines between anchors sit closer to."""
     up = down = 0
@@ -191,6 +202,15 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
     a line of text."""
     numeric = _numeric_columns(lines)
     kinds = [_kind(line, numeric) for line in lines]
+    # Above the table's amounts, an outline level printed before a title or a caption
+    # ("0 | Счет | Сальдо") makes no row of it: the line is the text it holds.
+    body = next(
+        (k for k, line in enumerate(lines) if sum(ends_in_amount(t) for _, t in line.texts) >= 2),
+        len(lines),
+    )
+    for k in range(body):
+        if kinds[k] is _Kind.ANCHOR and _counted(lines[k]):
+            kinds[k] = _Kind.TEXT
     how = alignment(lines, kinds, unit)
     owners: list[int | None] = [
         _owner(i, lines, kinds, how, unit) if kind is _Kind.TEXT else None
