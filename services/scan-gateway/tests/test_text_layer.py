@@ -112,3 +112,20 @@ def test_a_group_caption_centred_over_two_columns_is_not_cut() -> None:
     )
     grid = build_page_grid(page)
     assert "Сальдо на начало" in grid.rows[0]
+
+
+def test_a_page_that_continues_a_table_keeps_a_column_empty_on_its_rows() -> None:
+    def row(y: float, number: str | None, amount: str) -> list[tuple[float, float, str]]:
+        cells = [(20.0, y, "01.10.2024"), (150 - width(amount), y, amount), (160, y, "ООО «Сигма»")]
+        return cells + ([(80.0, y, number)] if number else [])
+
+    first = page_of(
+        (20, 20, "Дата"), (80, 20, "Номер"), (120, 20, "Сумма"), (160, 20, "Получатель"),
+        *row(40, "76546", "3 239,89"), *row(52, "60801", "49 996,77"),
+    )  # fmt: skip
+    gaps = build_page_grid(first).gaps
+    # The next page holds one row, without a document number, and the day's closing
+    # balance, set in the number's column: that column has no row of amounts on the page.
+    second = page_of(*row(20, None, "31,51"), (20, 40, "Остаток"), (80, 40, "-17,89"))
+    grid = build_page_grid(second, gaps=gaps)
+    assert grid.rows[0] == ["01.10.2024", None, "31,51", "ООО «Сигма»"]

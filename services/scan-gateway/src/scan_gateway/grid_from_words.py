@@ -503,9 +503,12 @@ def build_page_grid(
         bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
         columns = len(found) + 1
-        first, moved = _captions_over_values(
-            _line_rows(lines, bounds, unit, fold=True, gaps=found), columns
-        )
+        line_rows = _line_rows(lines, bounds, unit, fold=True, gaps=found)
+        if gaps is not None:
+            # The page before has already joined the columns these gaps part; a column
+            # empty on this page's few rows is still a column.
+            return _assemble(page, line_rows, height, ocr, found)
+        first, moved = _captions_over_values(line_rows, columns)
         joined, merged = _one_column_set_two_ways(first, columns)
         rows += joined
         # The gaps of the columns as they end up: a page that continues the table with them
