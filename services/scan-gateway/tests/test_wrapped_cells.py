@@ -130,3 +130,16 @@ def test_a_caption_line_with_an_outline_level_before_it_still_takes_its_wrapped_
         3: "Обороты за период",
     }
     assert len(rows) == 3
+
+
+def test_a_quantity_line_under_amounts_printed_with_dashes_for_zeros_is_a_row() -> None:
+    cells = [
+        {0: "Наименование", 1: "Счет", 2: "Дебет", 3: "Кредит"},
+        {0: "Материалы", 1: "10", 2: "673777,80", 3: "-"},
+        {0: "Кол-во", 2: "2,424"},
+        {0: "Товары", 1: "41", 2: "-", 3: "150,00"},
+        {0: "Касса", 1: "50", 2: "-", 3: "5,00"},
+        {0: "Склад", 1: "51", 2: "-", 3: "7,00"},
+    ]
+    lines = [line(k * (PITCH + ROW_GAP), row) for k, row in enumerate(cells)]
+    assert texts(fold_wrapped(lines, PITCH)) == cells

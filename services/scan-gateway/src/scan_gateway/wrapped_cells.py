@@ -29,6 +29,7 @@ def ends_in_amount(text: str) -> bool:
 
 _DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
+_DASHES = "-–—− "
 # A column is numeric when this share of its phrases are numbers, dates or codes.
 NUMERIC_COLUMN = 0.6
 # How much closer (in line heights) one neighbour must be than the other to show which
@@ -77,6 +78,8 @@ def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
         if len(line.texts) < 2:
             continue
         for column, text in line.texts:
+            if not text.strip(_DASHES):
+                continue  # a zero printed as a dash: no evidence either way
             seen = counts.setdefault(column, [0, 0])
             seen[0] += is_numeric(text)
             seen[1] += 1
@@ -101,10 +104,11 @@ def _kind(line: TableLine, numeric: set[int]) -> _Kind:
 
 
 def _counted(line: TableLine) -> bool:
-    """A line of text with a counter (an outline level, a row number) in front of it."""
+    """A line of captions with a counter (an outline level, a row number) in front of it (a
+    title line, one text, stays a line of its own)."""
     (_, counter), *rest = sorted(line.texts)
     return (
-        bool(rest)
+        len(rest) >= 2
         and counter.isdigit()
         and len(counter) <= 2
         and not any(is_numeric(text) for _, text in rest)
@@ -202,15 +206,13 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
     a line of text."""
     numeric = _numeric_columns(lines)
     kinds = [_kind(line, numeric) for line in lines]
-    # Above the table's amounts, an outline level printed before a title or a caption
-    # ("0 | Счет | Сальдо") makes no row of it: the line is the text it holds.
+    # Above the table's amounts, an outline level printed before the captions ("0 | Счет |
+    # Сальдо") makes a row of them, and still they take their wrapped lines.
     body = next(
         (k for k, line in enumerate(lines) if sum(ends_in_amount(t) for _, t in line.texts) >= 2),
         len(lines),
     )
-    for k in range(body):
-        if kinds[k] is _Kind.ANCHOR and _counted(lines[k]):
-            kinds[k] = _Kind.TEXT
+    captions = {k for k in range(body) if kinds[k] is _Kind.ANCHOR and _counted(lines[k])}
     how = alignment(lines, kinds, unit)
     owners: list[int | None] = [
         _owner(i, lines, kinds, how, unit) if kind is _Kind.TEXT else None
@@ -225,7 +227,7 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
         if (
             owners[index] is None
             and kinds[index] is not _Kind.ANCHOR
-            and kinds[target] is not _Kind.ANCHOR
+            and (kinds[target] is not _Kind.ANCHOR or target in captions)
             and _continues_caption(lines[index], lines[previous], over, unit)
         ):
             owners[index] = target
