@@ -117,3 +117,20 @@ def test_a_word_broken_over_two_caption_rows_is_one_word() -> None:
     rows = [["Счет", "Показа-", "Сальдо"], [None, "тели", "Дебет"]]
     columns = compose(rows, 0, 1)
     assert columns[1].own == frozenset({"показатели"})
+
+
+def test_a_header_read_again_through_ocr_misreads_is_known_again() -> None:
+    rows: list[list[str | None]] = [
+        ["№п/п", "счет", "начальное", None, "обороты", None],
+        [None, None, "сумма по дебету", "суммапо кредиту", "сумма по дебету", "сумма по кредиту"],
+        ["1", "01 Основные средства", "0,00", "407539,70", "425022,20", "80111,50"],
+        # Spaces lost and found again, and one caption misread past knowing.
+        ["№ п/п", "счет", "начальное", None, "обороты", None],
+        [None, None, "суммапо дебету", "сумма по кредиту", "суммапо дебету", "суммапо кредиту"],
+        ["ONe", "cчет", "начальное", None, "обороты", None],
+        # A misread caption among amounts, and a name of caption words, are rows.
+        ["ONe", "счет", "407539,70", None, "обороты", None],
+        ["Дебет", "сумма", None, None, None, None],
+    ]
+    repeats = HeaderRepeats(rows, 0, 1)
+    assert [row in repeats for row in rows[2:]] == [False, True, True, True, False, False]

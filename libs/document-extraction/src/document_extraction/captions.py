@@ -343,7 +343,6 @@ class HeaderRepeats:
     def __init__(self, rows: Sequence[Sequence[CellValue]], first: int, last: int) -> None:
         self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
         self.firsts = {signature[0] for signature in self.signatures}
-        self.initials = {text[:1] for text in self.firsts}
         # Each column's captions as one line: a page that repeats the header may set a
         # caption wrapped in one cell ("Остаток на начало") on two lines, or the other way.
         columns: dict[int, list[str]] = {}
@@ -352,37 +351,35 @@ class HeaderRepeats:
                 text = caption_text(cell)
                 if text:
                     columns.setdefault(column, []).append(text)
-        self.columns = {column: f" {' '.join(texts)} " for column, texts in columns.items()}
+        # Without spaces: OCR drops or adds them ("№п/п", "суммапо дебету").
+        self.columns = {
+            column: "".join(texts).replace(" ", "") for column, texts in columns.items()
+        }
 
     def __contains__(self, row: Sequence[CellValue]) -> bool:
         first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
-        if isinstance(first, str):
-            # Only a row that starts as a header row does can be one (the full comparison is
-            # then made): a code, the body's usual start, never does.
-            initial = first.lstrip()[:1].lower()
-            if initial.isdigit():
-                # A level column prints its number on the header rows too ("0 | № | Счет").
-                numbers = first.strip().isdigit() and is_column_number_row(row)
-                return numbers or row_signature(row) in self.signatures
-            if initial not in self.initials and initial.replace("ё", "е") not in self.initials:
-                return self._captions_again(row)
+        if first is None:
+            return False
         text = caption_text(first)
-        if text in self.firsts:
-            return (
-                row_signature(row) in self.signatures
-                or is_column_number_row(row)
-                or self._captions_again(row)
-            )
-        return text.isdigit() and is_column_number_row(row)
+        # The full comparison only for a row that starts as a header row does.
+        if text in self.firsts and row_signature(row) in self.signatures:
+            return True
+        if text.isdigit() and is_column_number_row(row):
+            return True
+        return self._captions_again(row)
 
     def _captions_again(self, row: Sequence[CellValue]) -> bool:
-        """Two or more cells of text, each words of its column's captions."""
-        found = 0
+        """Two or more cells of text, each words of its column's captions; of three or more,
+        one may be misread past knowing, if it holds no digit (an amount is no caption)."""
+        found = missed = 0
         for column, cell in enumerate(row[:MAX_COLUMNS]):
             if cell is None or cell == "":
                 continue
-            text = caption_text(cell) if isinstance(cell, str) else ""
-            if not text or f" {text} " not in self.columns.get(column, ""):
+            text = caption_text(cell).replace(" ", "") if isinstance(cell, str) else ""
+            if text and text in self.columns.get(column, ""):
+                found += 1
+            elif not isinstance(cell, str) or any(ch.isdigit() for ch in cell):
                 return False
-            found += 1
-        return found >= 2
+            else:
+                missed += 1
+        return found >= 2 and missed <= found // 3

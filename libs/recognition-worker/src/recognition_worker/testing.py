@@ -258,7 +258,11 @@ class ResultCollector:
             return await asyncio.wait_for(enough(), timeout)
         except TimeoutError:
             seen = [(r.status, r.msg_id) for r in self.for_job(job_id)]
-            raise AssertionError(f"job {job_id}: {count} envelopes expected, got {seen}") from None
+            invalid = [reason for _, reason in self.invalid]
+            raise AssertionError(
+                f"job {job_id}: {count} envelopes expected, got {seen}"
+                + (f"; envelopes off the contract: {invalid}" if invalid else "")
+            ) from None
 
 
 async def eventually(predicate: Callable[[], object], what: str, timeout: float = 15.0) -> None:
