@@ -79,6 +79,10 @@ def test_column_number_rows() -> None:
     assert not is_column_number_row([1, 2])
     assert not is_column_number_row(["01", 1000.0, 2000.0])
     assert not is_column_number_row([datetime.date(2025, 1, 1), 2, 3, 4])
+    # OCR misread a few of a long run; a short run must be all there.
+    assert is_column_number_row(["1", "2", "3", "4", "5", "6", "Я", "8", "9", "10", "3", "Ну"])
+    assert not is_column_number_row(["1", "2", "Я"])
+    assert not is_column_number_row(["1", "Кол-во", "3", "4", "5", "6", "7"])
 
 
 def test_a_header_repeated_with_its_captions_wrapped_otherwise_is_known_again() -> None:

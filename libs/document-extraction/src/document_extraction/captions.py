@@ -211,22 +211,34 @@ def caption_text(cell: CellValue) -> str:
     return ""
 
 
+# Of a long row of column numbers, this share may be misread by OCR ("Я" for 7, "Ну" for 12).
+MISREAD_NUMBERS = 0.25
+
+
 def is_column_number_row(row: Sequence[CellValue]) -> bool:
     """The row of column numbers some exports print under the captions: 1 2 3 … n."""
-    numbers: list[int] = []
+    texts: list[str] = []
     for cell in row[:MAX_COLUMNS]:
         # Digits need no normalising: a text cell is looked at as it is.
         text = cell.strip() if isinstance(cell, str) else caption_text(cell)
-        if not text:
-            continue
-        if not text.isdigit():
+        if len(text) > 3:
             return False
-        numbers.append(int(text))
+        if text:
+            texts.append(text)
     # An outline-level column left of the table may put its own number before the run.
-    return any(
-        len(run) >= 3 and run == list(range(run[0], run[0] + len(run)))
-        for run in (numbers, numbers[1:])
-    )
+    return _numbered(texts) or _numbered(texts[1:])
+
+
+def _numbered(texts: Sequence[str]) -> bool:
+    """Consecutive numbers, all of them, or all but a few misread ones in a long run."""
+    digits = [(k, int(text)) for k, text in enumerate(texts) if text.isdigit()]
+    if not digits:
+        return False
+    start = digits[0][1] - digits[0][0]
+    fitting = sum(number == start + k for k, number in digits)
+    if fitting == len(texts) >= 3:
+        return True
+    return len(texts) >= 6 and fitting >= (1 - MISREAD_NUMBERS) * len(texts)
 
 
 @dataclass(frozen=True)
