@@ -28,6 +28,14 @@ def test_a_level_column_printed_as_digits_gives_levels() -> None:
     assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 1, 3: 0, 4: 1}
 
 
+def test_a_signature_line_below_the_table_in_the_level_column_leaves_its_levels() -> None:
+    rows = [["0", "01"], ["1", "01.1"], ["0", "10"], ["1", "10.1"], ["Исполнитель: Иванова", None]]
+    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 0, 3: 1}
+    # Text among the levels: no level column.
+    rows.insert(2, ["Итого по 01", "01"])
+    assert level_column(rows, 0, 1) == {}
+
+
 def test_a_row_number_column_is_no_level_column() -> None:
     rows = [["1", "01"], ["2", "10"], ["3", "20"], ["4", "41"]]
     assert level_column(rows, 0, 1) == {}

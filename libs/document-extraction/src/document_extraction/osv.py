@@ -238,6 +238,7 @@ def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -
     column a tool added), for readers that see no outline: {row index: level}, or empty."""
     for col in range(before):
         levels: dict[int, int] = {}
+        other: int | None = None  # the first row with anything else there
         for index in range(start, len(rows)):
             row = rows[index]
             cell = row[col] if col < len(row) else None
@@ -245,9 +246,11 @@ def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -
                 continue
             level = _level(cell)
             if level is None:
-                levels = {}
-                break
-            levels[index] = level
+                other = index if other is None else other
+            else:
+                levels[index] = level
+        if other is not None and any(index > other for index in levels):
+            continue  # text below the table (a signature line) may stand there, not inside it
         distinct = len(set(levels.values()))
         # Levels repeat; a row-number column (1, 2, 3 …) never does.
         if 1 < distinct < len(levels) and len(levels) * 2 > len(rows) - start:
