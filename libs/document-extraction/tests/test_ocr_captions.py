@@ -15,7 +15,7 @@ from document_extraction import Grid, extract
 from document_extraction.captions import HeaderRepeats, caption_vocabulary, read_caption
 from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.lookalikes import Vocabulary, fold_lookalikes, ocr_distance
-from document_extraction.text import norm
+from document_extraction.text import clean, norm
 from document_extraction.titles import currency_in, read_titles
 from recognition_contract import Organisation
 from recognition_corpus.axes import generate_axes
@@ -64,6 +64,24 @@ def test_lookalikes_in_cyrillic_words_are_cyrillic(text: str, folded: str) -> No
 )
 def test_latin_by_nature_and_numbers_stay(text: str) -> None:
     assert fold_lookalikes(text) == text
+
+
+@pytest.mark.parametrize(
+    ("read", "printed"),
+    [
+        ("000 «Сигма Плюс»", "ООО «Сигма Плюс»"),
+        ("3A0 «Альфа-Банк»", "ЗАО «Альфа-Банк»"),
+        ("0AO «Керамин»", "ОАО «Керамин»"),
+        ("ООО «Альфа»", "ООО «Альфа»"),
+        ("0000 «Альфа»", "0000 «Альфа»"),  # no legal form: as read
+        ("12 «Сигма»", "12 «Сигма»"),
+        ("000 Сигма", "000 Сигма"),  # no quoted name after it
+    ],
+)
+def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
+    read: str, printed: str
+) -> None:
+    assert clean(read) == printed
 
 
 @pytest.mark.parametrize(

@@ -209,3 +209,37 @@ def test_the_level_printed_before_a_title_is_the_level_columns() -> None:
     rows = grid_of(words, rules)
     assert rows[0][:3] == [None, "0", "ООО «Альфа»"]
     assert rows[2][1:] == ["0", "10", "1000,00", "5,00"]
+
+
+def test_an_amount_set_right_against_a_name_set_left_is_two_cells() -> None:
+    # The credit column's amounts end at 598, the names start at 606: OCR reads no space
+    # there ("20727,11ООО"); the captions over the names start at 606 on both their lines,
+    # as close to the amount's caption as the words of one.
+    def glued(amount: str, name: str, y: float) -> Word:
+        left = 598 - 12 - (len(amount) - 1) * DIGIT
+        chars = tuple((left + k * DIGIT, left + k * DIGIT + 12) for k in range(len(amount)))
+        chars += tuple((606 + k * DIGIT, 606 + k * DIGIT + 12) for k in range(len(name)))
+        return Word(amount + name, left, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars)
+
+    words = [
+        ocr_word("Дата", 60, 20),
+        ocr_word("Номер", 260, 20),
+        # Each caption line is one phrase to OCR: "Сумма по Наименование".
+        ocr_word("Сумма", 480, 20),
+        ocr_word("по", 566, 20),
+        ocr_word("Наименование", 606, 20),
+        ocr_word("кредиту", 508, 45),
+        ocr_word("корреспондента", 606, 45),
+    ]
+    for k, (number, amount, name) in enumerate(
+        [("99332", "0", "ЧУП"), ("3179", "20727,11", "ООО"), ("52152", "5,00", "СООО")]
+    ):
+        y = 90.0 + 40 * k
+        words += [ocr_word("01.12.2025", 60, y), ocr_word(number, 260, y)]
+        words += [glued(amount, name, y), ocr_word("«Сигма»", 606 + len(name) * DIGIT + 6, y)]
+    rows = grid_of(words)
+    assert [row[-2:] for row in rows[-3:]] == [
+        ["0", "ЧУП «Сигма»"],
+        ["20727,11", "ООО «Сигма»"],
+        ["5,00", "СООО «Сигма»"],
+    ]

@@ -75,6 +75,43 @@ _LOWERED_TO_CYRILLIC: Final = {
 }
 
 
+# The legal forms a name opens with, before its quoted name ("ООО «Альфа»").
+LEGAL_FORMS: Final = frozenset(
+    (
+        "ООО",
+        "ОАО",
+        "ЗАО",
+        "ОДО",
+        "АО",
+        "ПАО",
+        "ЧУП",
+        "ЧТУП",
+        "УП",
+        "РУП",
+        "ГП",
+        "СООО",
+        "ИООО",
+        "ИП",
+    )
+)
+_LEGAL_FORM: Final = re.compile(r"^(\S{2,4})(?=\s*«)")
+
+
+def legal_form_spelled(text: str) -> str:
+    """A name whose legal form OCR read in digits and Latin look-alikes ("000 «Сигма»",
+    "3A0 «Альфа-Банк»") with the form spelled as printed; any other text as it is."""
+    match = _LEGAL_FORM.match(text)
+    if match is None:
+        return text
+    read = match.group(1)
+    letters = "".join(
+        _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in read
+    )
+    if letters == read or letters not in LEGAL_FORMS:
+        return text
+    return letters + text[len(read) :]
+
+
 def repair_number(text: str) -> tuple[str, int]:
     """A number with letters OCR read for digits, with the digits back, and how many were
     repaired. Only where unambiguous: digits and number punctuation around at most

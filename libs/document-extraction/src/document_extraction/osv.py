@@ -21,6 +21,7 @@ from document_extraction.confidence import (
 from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
+from document_extraction.lookalikes import LATIN_TO_CYRILLIC, ocr_budget, ocr_distance
 from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_counter, is_empty, norm
 from document_extraction.titles import Titles
@@ -41,6 +42,7 @@ _SIGNATURE = re.compile(
 # A quantity caption as a whole word: "Кол.", "Кол-во", "Количество, шт" — never the start of
 # a name such as "Кольцо" or "Колесников И.И.".
 _QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![а-яa-z])")
+_QUANTITY_WORD = "кол-во"
 # Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
 _TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
@@ -55,8 +57,13 @@ _TEXT_CACHE_SIZE = 4096
 
 
 def is_quantity_label(text: str) -> bool:
-    """A quantity sub-row's caption (normalised text), not a name that starts with "Кол"."""
-    return _QUANTITY.match(text) is not None
+    """A quantity sub-row's caption (normalised text), not a name that starts with "Кол";
+    "Кол-во" misread by OCR ("Kon-во") too."""
+    if _QUANTITY.match(text) is not None:
+        return True
+    word = "".join(LATIN_TO_CYRILLIC.get(ch, ch) for ch in text.split(" ", 1)[0])
+    budget = ocr_budget(len(_QUANTITY_WORD))
+    return len(word) >= 5 and ocr_distance(word, _QUANTITY_WORD, budget) <= budget
 
 
 def is_totals_label(text: str) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import fold_lookalikes
+from document_extraction.lookalikes import fold_lookalikes, legal_form_spelled
 
 _HYPHEN_BREAK = re.compile(r"-\s*\n\s*")
 _SPACE = re.compile(r"\s+")
@@ -34,6 +34,8 @@ def clean(cell: CellValue) -> str | None:
             # A value wrapped at its hyphen ("расчетно-" over "кассовое") keeps the hyphen.
             cell = _WRAPPED_HYPHEN.sub("-", cell.replace("\u00ad", ""))
             cell = _SPACE.sub(" ", cell)
+        if "«" in cell:
+            cell = legal_form_spelled(cell.strip())
         return cell.strip() or None
     return None
 

@@ -205,6 +205,7 @@ def column_gaps(
             captioned = any(abs(x0 - b) <= slack for x0 in texts)
             if captioned and not any(a < q and p < b for p, q in gaps):
                 gaps.append((a, b))
+        gaps += _glued_cells(body, lines[:first_amounts], gaps, allowed, narrowest, slack)
         gaps.sort()
     for x0, x1 in captions:
         if x0 > right:
@@ -223,6 +224,33 @@ def column_gaps(
             edge = x1
         split.append((edge, b))
     return _without_stray_columns(split, body, captions, slack)
+
+
+def _glued_cells(
+    body: Sequence[Line],
+    header: Sequence[Line],
+    gaps: Sequence[tuple[float, float]],
+    allowed: int,
+    narrowest: float,
+    slack: float,
+) -> list[tuple[float, float]]:
+    """Column edges OCR read no space at: an amount set right against a name set left is
+    one word ("20727,11000 «Сигма»"). Where the characters of every table line leave a gap,
+    and the words of two header lines or more start right after it (a caption set left over
+    its column, on its lines), one cell ends and the next begins."""
+    chars = sorted(span for line in body for word in line.words for span in _char_spans(word))
+    starts = [w.x0 for line in header for w in line.words[1:] if not is_numeric(w.text)]
+    found: list[tuple[float, float]] = []
+    for a, b in _uncovered(chars, allowed):
+        if b - a < narrowest or any(a < q and p < b for p, q in [*gaps, *found]):
+            continue
+        if sum(abs(x0 - b) <= slack for x0 in starts) >= 2:
+            found.append((a, b))
+    return found
+
+
+def _char_spans(word: Word) -> list[tuple[float, float]]:
+    return list(word.chars) if len(word.chars) == len(word.text) else [(word.x0, word.x1)]
 
 
 # A column with no caption of its own and numbers other than amounts (quantities) on fewer
