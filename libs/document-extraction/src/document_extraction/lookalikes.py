@@ -94,22 +94,25 @@ LEGAL_FORMS: Final = frozenset(
         "ИП",
     )
 )
-_LEGAL_FORM: Final = re.compile(r"^(\S{2,4})(?=\s*«)")
+_LEGAL_FORM: Final = re.compile(r"^(?:\d{1,2}\s+)?(\S{2,5})(?=\s*«)")
 
 
 def legal_form_spelled(text: str) -> str:
     """A name whose legal form OCR read in digits and Latin look-alikes ("000 «Сигма»",
-    "3A0 «Альфа-Банк»") with the form spelled as printed; any other text as it is."""
+    "3A0 «Альфа-Банк»") with the form spelled as printed, and without an outline level or
+    row number read into it ("0 ООО «Альфа»", "0000 «Альфа»"); any other text as it is."""
     match = _LEGAL_FORM.match(text)
     if match is None:
         return text
     read = match.group(1)
-    letters = "".join(
-        _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in read
-    )
-    if letters == read or letters not in LEGAL_FORMS:
-        return text
-    return letters + text[len(read) :]
+    rest = text[match.end(1) :]
+    for form in (read, read[1:] if read[:1].isdigit() else ""):
+        letters = "".join(
+            _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
+        )
+        if letters in LEGAL_FORMS:
+            return letters + rest
+    return text
 
 
 def repair_number(text: str) -> tuple[str, int]:

@@ -14,7 +14,12 @@ from typing import NamedTuple
 from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.lookalikes import LATIN_TO_CYRILLIC, Vocabulary, fold_lookalikes
+from document_extraction.lookalikes import (
+    LATIN_TO_CYRILLIC,
+    Vocabulary,
+    fold_lookalikes,
+    legal_form_spelled,
+)
 from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
 
@@ -273,7 +278,7 @@ def _organisation(lines: list[TitleLine], title: str | None) -> Organisation | N
     tax_id = find_tax_id(line.printed)
     prefix = _ORG_PREFIX.match(line.read)
     value = line.printed_from(prefix.end()) if prefix else line.printed
-    name = _TAX_SUFFIX.sub("", value).strip(" ,;")
+    name = legal_form_spelled(_TAX_SUFFIX.sub("", value).strip(" ,;"))
     if not name:
         return None
     return Organisation(name, tax_id)
