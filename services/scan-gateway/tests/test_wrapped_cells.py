@@ -85,17 +85,27 @@ def test_a_balance_line_between_transactions_is_a_row_not_a_wrapped_name() -> No
     assert rows[1] == {0: "01.02.2025", 1: "100,00", 2: "Оплата"}
 
 
-def test_a_caption_wrapped_over_three_lines_is_one_header_row() -> None:
+@pytest.mark.parametrize(
+    ("first", "body"),
+    [
+        ("Счет", ("01", "10")),
+        # An outline level printed before the captions: still they take their wrapped lines.
+        ("0", ("0", "1")),
+    ],
+)
+def test_a_caption_wrapped_over_three_lines_is_one_header_row(
+    first: str, body: tuple[str, str]
+) -> None:
     lines = [
-        line(0, {0: "Счет", 1: "Сальдо на", 2: "Сальдо на", 3: "Обороты"}),
+        line(0, {0: first, 1: "Сальдо на", 2: "Сальдо на", 3: "Обороты"}),
         line(PITCH, {1: "начало", 2: "конец", 3: "за"}),
         line(2 * PITCH, {1: "01.01.2025", 2: "31.12.2025", 3: "период"}),
-        line(3 * PITCH + ROW_GAP, {0: "01", 1: "100,00", 2: "150,00", 3: "50,00"}),
-        line(4 * PITCH + 2 * ROW_GAP, {0: "10", 1: "200,00", 2: "250,00", 3: "50,00"}),
+        line(3 * PITCH + ROW_GAP, {0: body[0], 1: "100,00", 2: "150,00", 3: "50,00"}),
+        line(4 * PITCH + 2 * ROW_GAP, {0: body[1], 1: "200,00", 2: "250,00", 3: "50,00"}),
     ]
     rows = texts(fold_wrapped(lines, PITCH))
     assert rows[0] == {
-        0: "Счет",
+        0: first,
         1: "Сальдо на начало 01.01.2025",
         2: "Сальдо на конец 31.12.2025",
         3: "Обороты за период",
@@ -112,24 +122,6 @@ def test_the_next_header_row_with_as_many_cells_is_not_a_wrapped_caption() -> No
     # "Дебет | Кредит" sits under the captions at a row's distance: the header's second row.
     rows = texts(fold_wrapped(lines, PITCH / 1.5))
     assert rows[1] == {1: "Дебет", 2: "Кредит"}
-
-
-def test_a_caption_line_with_an_outline_level_before_it_still_takes_its_wrapped_lines() -> None:
-    lines = [
-        line(0, {0: "0", 1: "Сальдо на", 2: "Сальдо на", 3: "Обороты"}),
-        line(PITCH, {1: "начало", 2: "конец", 3: "за"}),
-        line(2 * PITCH, {1: "01.01.2025", 2: "31.12.2025", 3: "период"}),
-        line(3 * PITCH + ROW_GAP, {0: "0", 1: "100,00", 2: "150,00", 3: "50,00"}),
-        line(4 * PITCH + 2 * ROW_GAP, {0: "1", 1: "200,00", 2: "250,00", 3: "50,00"}),
-    ]
-    rows = texts(fold_wrapped(lines, PITCH))
-    assert rows[0] == {
-        0: "0",
-        1: "Сальдо на начало 01.01.2025",
-        2: "Сальдо на конец 31.12.2025",
-        3: "Обороты за период",
-    }
-    assert len(rows) == 3
 
 
 def test_a_quantity_line_under_amounts_printed_with_dashes_for_zeros_is_a_row() -> None:
