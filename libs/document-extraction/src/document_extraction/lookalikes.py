@@ -76,7 +76,9 @@ _LOWERED_TO_CYRILLIC: Final = {
 
 
 # The legal forms a name opens with, before its quoted name ("ООО «Альфа»").
-LEGAL_FORMS: Final = frozenset("ООО ОАО ЗАО ОДО АО ПАО ЧУП ЧТУП УП РУП ГП СООО ИООО ИП".split())
+LEGAL_FORMS: Final = frozenset((
+    "ООО", "ОАО", "ЗАО", "ОДО", "АО", "ПАО", "ЧУП", "ЧТУП", "УП", "РУП", "ГП", "СООО", "ИООО", "ИП",
+))  # fmt: skip
 _LEGAL_FORM: Final = re.compile(r"^(?:\d{1,2}\s+)?(\S{2,5})(?=\s*«)")
 
 
