@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
@@ -22,6 +21,7 @@ from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, ocr_budget, ocr_distance
+from document_extraction.nesting import nested_by_sums, written_cents_of
 from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_counter, is_empty, norm
 from document_extraction.titles import Titles
@@ -346,6 +346,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
     number = 0
+    indented = False
     repeats = HeaderRepeats(rows, header.first_row, header.last_row)
     for index in range(body_start, len(rows)):
         row = rows[index]
@@ -418,6 +419,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             parent, level = outline_tree.place(number, index)
         else:
             indent = _indent(label_cell) if kind == "subconto" else 0
+            indented = indented or indent > 0
             parent, level = codes.place(number, kind, code_text, indent)
         amounts = [v or 0 for v in values]
         if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
@@ -437,6 +439,17 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             osv_row(number, parent, kind, level, code_text, name, values, conf, locate.row(index))
         )
     warnings += totals_warnings
+    if not use_outline and not indented:
+        # A page shows no hierarchy of the subconto rows: their sums may.
+        nested = nested_by_sums(out_rows)
+        if nested != out_rows:
+            out_rows = nested
+            children = {}
+            for written in out_rows:
+                if written.parent is not None:
+                    sums = children.setdefault(written.parent, [0] * 6)
+                    for column, cents in enumerate(written_cents_of(written)):
+                        sums[column] += cents
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
@@ -568,14 +581,6 @@ def _first_nonempty(grid: Grid) -> int:
         if any(not is_empty(c) for c in row):
             return index
     return 0
-
-
-_AMOUNTS = attrgetter(*MONEY_FIELDS)
-
-
-def written_cents_of(row: TrialBalanceRow) -> list[int]:
-    """A row's amounts in cents, read back exactly from the text format_cents wrote."""
-    return [int(text.replace(".", "")) if text is not None else 0 for text in _AMOUNTS(row)]
 
 
 class _CodeTree:
