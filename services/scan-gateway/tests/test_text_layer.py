@@ -129,3 +129,18 @@ def test_a_page_that_continues_a_table_keeps_a_column_empty_on_its_rows() -> Non
     second = page_of(*row(20, None, "31,51"), (20, 40, "Остаток"), (80, 40, "-17,89"))
     grid = build_page_grid(second, gaps=gaps)
     assert grid.rows[0] == ["01.10.2024", None, "31,51", "ООО «Сигма»"]
+
+
+def test_a_name_run_that_runs_on_into_the_indicator_is_cut_where_the_indicators_start() -> None:
+    # An outline level before each line; the indicators' column starts right after the
+    # name's first line, which a printer set in one run with the indicator.
+    name = "60 Расчеты с "
+    mark = 40 + width(name)
+    page = page_of(
+        (40, 20, "Счет"), (mark, 20, "Показатели"), (240, 20, "Дебет"), (300, 20, "Кредит"),
+        (20, 40, "0"), (40, 40, name + "БУ"), (240, 40, "100,00"), (300, 40, "20,00"),
+        (20, 52, "0"), (mark, 52, "НУ"), (240, 52, "100,00"), (300, 52, "20,00"),
+        (20, 64, "0"), (40, 64, "61 Касса"), (mark, 64, "БУ"), (240, 64, "5,00"), (300, 64, "7,50"),
+    )  # fmt: skip
+    grid = build_page_grid(page)
+    assert ["0", "60 Расчеты с", "БУ", "100,00", "20,00"] in grid.rows

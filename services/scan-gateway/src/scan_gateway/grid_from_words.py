@@ -170,15 +170,15 @@ def column_gaps(
     body = [lines[k] for k in table]
     if not body:
         return []
-    # A header line with a number in it (an outline level printed before the captions) is
-    # one of the table's lines; a printer may set a caption's line and the next cell's in
-    # one run, so its runs are cut where the columns of amounts start.
+    # A printer may set one cell's line and the next cell's in one run (a caption's and the
+    # next caption's, a wrapped name's and the indicator's): runs are cut where a column of
+    # values set left starts.
     starts = _shared_starts(lines[first_amounts:], narrowest)
     spans = sorted(
         (part.x0, part.x1)
         for k in table
         for p in lines[k].phrases
-        for part in (_split_at_starts(p, starts, narrowest) if k < first_amounts else [p])
+        for part in _split_at_starts(p, starts, narrowest)
     )
     allowed = int(tolerance * len(body))
     gaps = _uncovered(spans, allowed)
@@ -643,12 +643,14 @@ def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
 
 
 def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
-    """Where phrases of different widths on two or more table lines start (within
-    ``near``): the left edges of columns whose values are set left (right-aligned amounts of
-    as many digits start together too, and end together)."""
-    spans = sorted((p.x0, p.x1) for line in lines for p in line.phrases[1:])
+    """Where phrases of text, or of different widths, on two or more table lines start
+    (within ``near``): the left edges of columns whose values are set left (right-aligned
+    amounts of as many digits start together too, and end together)."""
+    spans = sorted((p.x0, p.x1, not is_numeric(p.text)) for line in lines for p in line.phrases[1:])
     return [
-        b0 for (a0, a1), (b0, b1) in itertools.pairwise(spans) if b0 - a0 <= near < abs(b1 - a1)
+        b0
+        for (a0, a1, a_text), (b0, b1, b_text) in itertools.pairwise(spans)
+        if b0 - a0 <= near and (near < abs(b1 - a1) or (a_text and b_text))
     ]
 
 
