@@ -22,6 +22,17 @@ def written_cents_of(row: TrialBalanceRow) -> list[int]:
     return [int(text.replace(".", "")) if text is not None else 0 for text in _AMOUNTS(row)]
 
 
+def sums_by_parent(rows: Sequence[TrialBalanceRow]) -> tuple[dict[int, list[int]], list[int]]:
+    """Sums in cents of each parent's children, by the parent's id, and of the top-level rows."""
+    children: dict[int, list[int]] = {}
+    top = [0] * len(MONEY_FIELDS)
+    for row in rows:
+        sums = top if row.parent is None else children.setdefault(row.parent, [0] * len(top))
+        for column, cents in enumerate(written_cents_of(row)):
+            sums[column] += cents
+    return children, top
+
+
 def nested_by_sums(rows: Sequence[TrialBalanceRow]) -> list[TrialBalanceRow]:
     """``rows`` with the subconto rows under each account nested where their sums say so."""
     out = list(rows)
@@ -79,6 +90,6 @@ def _children_end(
 def _sum(rows: Sequence[TrialBalanceRow], members: Sequence[int]) -> list[int]:
     total = [0] * len(MONEY_FIELDS)
     for index in members:
-        for k, value in enumerate(written_cents_of(rows[index])):
-            total[k] += value
+        for column, cents in enumerate(written_cents_of(rows[index])):
+            total[column] += cents
     return total

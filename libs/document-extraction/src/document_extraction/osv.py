@@ -21,7 +21,7 @@ from document_extraction.findings import INFO, Locate, capped, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, ocr_budget, ocr_distance
-from document_extraction.nesting import nested_by_sums, written_cents_of
+from document_extraction.nesting import nested_by_sums, sums_by_parent, written_cents_of
 from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
 from document_extraction.text import as_text, clean, is_counter, is_empty, norm
 from document_extraction.titles import Titles
@@ -339,10 +339,6 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     out_rows: list[TrialBalanceRow] = []
     confidences: list[float] = []
     row_indices: list[int] = []  # per written row (id - 1): its grid row
-    # Running sums in cents of each parent's children (by the parent's id) and of the
-    # top-level rows; a parent's own amounts are read back from its written row.
-    children: dict[int, list[int]] = {}
-    top_sums = [0] * 6
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
     number = 0
@@ -426,9 +422,6 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             balance_warnings.append(
                 balance_mismatch(code_text or name or "", amounts, locate.row(index))
             )
-        sums = top_sums if parent is None else children.setdefault(parent, [0] * 6)
-        for column, cents in enumerate(amounts):
-            sums[column] += cents
         row_indices.append(index)
         if ocr is None:
             conf: float = max(0, 100 - penalty)
@@ -441,15 +434,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     warnings += totals_warnings
     if not use_outline and not indented:
         # A page shows no hierarchy of the subconto rows: their sums may.
-        nested = nested_by_sums(out_rows)
-        if nested != out_rows:
-            out_rows = nested
-            children = {}
-            for written in out_rows:
-                if written.parent is not None:
-                    sums = children.setdefault(written.parent, [0] * 6)
-                    for column, cents in enumerate(written_cents_of(written)):
-                        sums[column] += cents
+        out_rows = nested_by_sums(out_rows)
+    # Sums in cents of each parent's children (by the parent's id) and of the top-level rows,
+    # once the hierarchy is settled; a parent's own amounts are read back from its row.
+    children, top_sums = sums_by_parent(out_rows)
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
