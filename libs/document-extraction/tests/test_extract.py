@@ -198,6 +198,21 @@ def test_ocr_confidence_and_page_locators() -> None:
     validate_result_file(wrap(extraction))
 
 
+def test_amounts_read_unsurely_that_the_arithmetic_confirms_leave_the_row_sure() -> None:
+    def first_row_confidence(totals: list[Any]) -> float:
+        rows = osv(totals=totals)
+        confidence: list[list[float | None]] = [[None] * 8 for _ in rows]
+        confidence[5] = [95.0, 97.0, 40.0, None, None, None, 45.0, None]  # "01", two dashes
+        grid = Grid("p", rows, kind="page", page=1, cell_confidence=confidence)
+        return extract([grid]).documents[0].rows[0].confidence
+
+    consistent = ["Итого", None, 1000.0, 1000.0, 800.0, 800.0, 1300.0, 1300.0]
+    # The row balances, and Итого is the sum of the rows: the amounts are right.
+    assert first_row_confidence(consistent) == 95
+    # Итого disagrees with the rows: an amount may be misread, this one as any.
+    assert first_row_confidence([*consistent[:2], 1001.0, *consistent[3:]]) == 40
+
+
 def test_low_confidence_document_needs_check() -> None:
     rows = osv()
     confidence: list[list[float | None]] = [[40.0] * 8 for _ in rows]

@@ -111,6 +111,10 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Об. KT", {"оборот", "кредит"}, False),
         ("KT", {"кредит"}, False),
         ("Cчет", {"счет"}, False),
+        # Two words read without the space between them.
+        ("Обороты ЗаПериод", {"оборот", "период"}, True),
+        ("Конец КтВ Валюте", {"конец", "кредит", "валюта"}, True),
+        ("Конец ДтВ Валюте", {"конец", "дебет", "валюта"}, True),
     ],
 )
 def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> None:
@@ -125,6 +129,7 @@ def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> 
         ("Дк", "дк"),
         ("Оплата", "оплата"),  # a word of its own, not a misread caption word
         ("Контрольная", "контрольная"),
+        ("ДС", "дс"),  # no two words: "д" alone says too little
     ],
 )
 def test_short_and_unrelated_words_are_not_taken_for_caption_words(caption: str, kept: str) -> None:
@@ -197,6 +202,46 @@ def test_captions_read_exactly_keep_their_certainty() -> None:
     assert header is not None
     assert header.confidence == 100
     assert header.misread_columns == ()
+
+
+# Captions with two sides misread beyond recognition ("fit" for "Дт", "41" for "Дт") beside
+# the same amounts in a currency: only the rows' arithmetic tells which column is the turnover
+# debit in roubles.
+CURRENCY_ROWS: list[list[Any]] = [
+    ["Счет", "Остаток на начало Дт", "Остаток на начало Дт в валюте", "Остаток на начало Кт",
+     "Остаток на начало Кт в валюте", "Обороты за период fit", "Обороты за период 41 в валюте",
+     "Обороты за период Кт", "Обороты за период Кт в валюте", "Остаток на конец Дт",
+     "Остаток на конец Дт в валюте", "Остаток на конец Кт", "Остаток на конец Кт в валюте"],
+    ["10 Материалы", "-", None, "382858.00", "116921.06", "-", None, "(1187.80)", "(362.74)",
+     "-", None, "381670.20", "116558.31"],
+    ["44 Расходы на реализацию", "-", None, "-", None, "175326.10", "53542.86", "-", None,
+     "175326.10", "53542.86", "-", None],
+    ["60 Расчеты с поставщиками", "879129.10", "268477.36", "-", None, "208510.20", "63676.96",
+     "108144.70", "33026.32", "979494.60", "299127.99", "-", None],
+]  # fmt: skip
+
+
+def test_money_columns_the_captions_leave_open_are_placed_by_the_rows_arithmetic() -> None:
+    header = find_osv_header(CURRENCY_ROWS)
+    assert header is not None
+    assert header.money == {
+        "opening_debit": 1,
+        "opening_credit": 3,
+        "turnover_debit": 5,
+        "turnover_credit": 7,
+        "closing_debit": 9,
+        "closing_credit": 11,
+    }
+    # Placed, not read: it counts as a misread caption.
+    assert 5 in header.misread_columns
+    assert 90 <= header.confidence < 100
+
+
+def test_no_placement_without_rows_that_balance() -> None:
+    rows = [list(row) for row in CURRENCY_ROWS]
+    for row in rows[1:]:
+        row[9], row[11] = "1.00", "-"  # closing balances that no reading of the turnover explains
+    assert find_osv_header(rows) is None
 
 
 STATEMENT_CAPTIONS = ["Дата", "№ док.", "Дебег", "Кредпт", "Корреспондент", "Назначенне платежа"]

@@ -243,3 +243,28 @@ def test_an_amount_set_right_against_a_name_set_left_is_two_cells() -> None:
         ["20727,11", "ООО «Сигма»"],
         ["5,00", "СООО «Сигма»"],
     ]
+
+
+def test_an_account_set_right_and_read_into_the_name_beside_it_is_a_cell_of_its_own() -> None:
+    # Accounts printed as numbers are set right in their column and end 8 short of the names
+    # set left beside them (OCR reads one phrase); sub-accounts, text, are set left.
+    words = [
+        ocr_word("Счет", 100, 60),
+        ocr_word("Наименование", 258, 60),
+        ocr_word("Дебет", 560, 60),
+        ocr_word("Кредит", 760, 60),
+    ]
+    body = [("26", "Расходы", "100,00", "3,00"), ("26.01", "Общие", "100,00", "3,00"),
+            ("44", "Продажа", "1,00", "20,00"), ("44.01", "Издержки", "1,00", "20,00"),
+            ("51", "Счета", "7,50", "2,50")]  # fmt: skip
+    for k, (code, name, debit, credit) in enumerate(body):
+        y = 100 + 40 * k
+        x0 = 100 if "." in code else 250 - DIGIT * len(code)
+        words.append(ocr_word(code, x0, y))
+        words.append(ocr_word(name, 258, y))
+        words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
+        words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
+    rows = grid_of(words)
+    for row, (code, name, _, _) in zip(rows[1:], body, strict=True):
+        at = row.index(name)
+        assert [c for c in row[:at] if c] == [code]

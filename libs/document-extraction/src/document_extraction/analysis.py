@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from document_extraction.accounts import code_from_cell
 from document_extraction.captions import Column, compose, words_of
-from document_extraction.checks import balance_mismatch
+from document_extraction.checks import balance_mismatch, row_balances
 from document_extraction.findings import INFO, Locate, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.headers import HEADER_SCAN_ROWS, MAX_HEADER_ROWS
@@ -213,7 +213,7 @@ def build_analysis(grid: Grid, header: AnalysisHeader, titles: Titles) -> TrialB
         turnover_only = all(v is None for v in current.amounts[0:2] + current.amounts[4:6])
         if turnover_only:
             turnover_only_children.add(current.parent)
-        elif cents[0] - cents[1] + cents[2] - cents[3] != cents[4] - cents[5]:
+        elif not row_balances(cents):
             balance_warnings.append(
                 balance_mismatch(
                     written[current.number].code or name or "", cents, locate.row(current.index)

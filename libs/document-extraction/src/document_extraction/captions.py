@@ -141,7 +141,8 @@ _CANONICAL = {
 _STOP = frozenset(
     {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
 )
-_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т\b")
+# "Д-т", "К/т"; OCR may run the next short word on ("Д-тза период").
+_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|(?:за|на|по)\b)")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -186,10 +187,29 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
             continue
         meaning = _known(token, vocabulary)
         if meaning is None and vocabulary is not None:
+            parts = _squashed(token, vocabulary)
+            if parts:
+                found.update(parts)
+                guessed = True
+                continue
             meaning = vocabulary.nearest(token)
             guessed = guessed or meaning is not None
         found.add(meaning or token)
     return frozenset(found), guessed
+
+
+def _squashed(token: str, vocabulary: Vocabulary) -> frozenset[str]:
+    """The meanings of two caption words OCR read without the space between them ("ЗаПериод",
+    "КтВ"), each read exactly and a word of meaning two letters long at least ("д" and "к"
+    alone say too little); empty unless the token parts so, and so in one way only."""
+    splits = []
+    for cut in range(1, len(token)):
+        pair = token[:cut], token[cut:]
+        parts = [None if p in _STOP or len(p) < 2 else _known(p, vocabulary) for p in pair]
+        known = all(p in _STOP or m is not None for p, m in zip(pair, parts, strict=True))
+        if known and any(parts):
+            splits.append(frozenset(m for m in parts if m is not None))
+    return splits[0] if len(splits) == 1 else frozenset()
 
 
 def words_of(text: str) -> frozenset[str]:

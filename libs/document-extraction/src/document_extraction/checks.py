@@ -40,6 +40,12 @@ def _c(cents: int) -> str:
     return format_cents(cents) or "0.00"
 
 
+def row_balances(v: Sequence[int]) -> bool:
+    """Whether a trial balance row's closing balance is its opening balance plus its turnover
+    (``v``: the six amounts in cents, empty as 0)."""
+    return v[0] - v[1] + v[2] - v[3] == v[4] - v[5]
+
+
 def balance_mismatch(label: str, v: Sequence[int], locator: Locator) -> Warning:
     """The warning for a trial balance row whose closing balance is not its opening balance
     plus its turnover; ``v`` holds the six amounts in cents, empty as 0."""

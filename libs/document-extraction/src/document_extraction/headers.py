@@ -13,6 +13,7 @@ ordinary table. A header found that way is a little less certain."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -20,15 +21,17 @@ from dataclasses import dataclass, field, replace
 from document_extraction.captions import (
     DATE_WORD,
     MAX_COLUMNS,
+    NUMBER_WORD,
     Column,
     HeaderCaptions,
     caption_vocabulary,
     is_column_number_row,
 )
+from document_extraction.checks import row_balances
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
 from document_extraction.lookalikes import Vocabulary
-from document_extraction.numbers import parse_amount
+from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.text import is_counter, is_empty
 from recognition_contract import MONEY_FIELDS
 
@@ -51,6 +54,10 @@ MAX_HEADER_ROWS = 4
 INFERRED_LABEL_CONFIDENCE = 95
 # Body rows looked at to tell which of two candidate columns the body fits.
 FIT_ROWS = 200
+# Money fields captions may leave open for the body's arithmetic to place, and how many rows
+# must balance under the placement at least.
+MAX_OPEN_FIELDS = 2
+MIN_BALANCED_ROWS = 2
 # Confidence a header loses per column it named through a misread caption word, and the least it
 # keeps: its captions were not read as printed, but its body confirmed them.
 GUESSED_CAPTION_PENALTY = 2
@@ -187,8 +194,9 @@ def money_role(column: Column) -> tuple[str, str | None] | None:
     side = _side(column.own) or _side(column.above)
     group = _money_group(words)
     if group is None:
-        # "Сумма по дебету" between the balances: a turnover that does not say so.
-        if side is not None and words <= _UNNAMED_WORDS:
+        # "Сумма по дебету" between the balances: a turnover that does not say so (or whose
+        # word for it OCR read as digits, "06." for "Об.").
+        if side is not None and words - {NUMBER_WORD} <= _UNNAMED_WORDS:
             return "unnamed", side
         # "Приход | Расход": turnovers whose side the body's arithmetic confirms or turns.
         if column.own & _INCOME_WORDS:
@@ -201,6 +209,12 @@ def money_role(column: Column) -> tuple[str, str | None] | None:
 
 def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
     """The six money columns named by the captions, or None unless all six are."""
+    money = _named_money(columns)
+    return money if len(money) == 6 else None
+
+
+def _named_money(columns: Sequence[Column]) -> dict[str, int]:
+    """The money columns the captions name, by field."""
     roles = {c.index: role for c in columns if (role := money_role(c)) is not None}
     turnover = sorted(i for i, (g, _) in roles.items() if g == "turnover")
 
@@ -229,8 +243,69 @@ def osv_money_columns(columns: Sequence[Column]) -> dict[str, int] | None:
             for side in ("debit", "credit"):
                 if f"{stand_in}_{side}" in money:
                     money[f"turnover_{side}"] = money[f"{stand_in}_{side}"]
-    money = {f: c for f, c in money.items() if f.split("_")[0] not in ("unnamed", MOVEMENT)}
-    return money if len(money) == 6 else None
+    return {f: c for f, c in money.items() if f.split("_")[0] not in ("unnamed", MOVEMENT)}
+
+
+# The groups a money column of each field may have been captioned with.
+_GROUPS_OF = {
+    "opening": ("opening", "balance"),
+    "turnover": ("turnover", "unnamed", MOVEMENT),
+    "closing": ("closing", "balance"),
+}
+
+
+def _money_by_arithmetic(
+    rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[Column]
+) -> dict[str, int] | None:
+    """The six money columns where captions name four or five of them and leave the others
+    open among columns of money (a side misread beyond recognition: «Обороты за период fit»
+    beside a currency column): the body's arithmetic chooses, the choice under which most
+    rows balance, if at least half of the rows with amounts do."""
+    named = _named_money(columns)
+    missing = [f for f in MONEY_FIELDS if f not in named]
+    used = set(named.values())
+    if not 1 <= len(missing) <= MAX_OPEN_FIELDS or len(used) < len(named):
+        return None  # a signed balance column stands for two fields: no row equation
+    options = []
+    for name in missing:
+        group, side = name.split("_")
+        options.append(
+            [
+                c.index
+                for c in columns
+                if c.index not in used
+                and (role := money_role(c)) is not None
+                and role[0] in _GROUPS_OF[group]
+                and role[1] in (None, side)
+            ]
+        )
+    wanted = sorted(used.union(*options))
+    body = [_row_cents(row, wanted) for row in rows[start : start + FIT_ROWS]]
+    lines = [cents for cents in body if cents is not None and any(cents.values())]
+    best: tuple[int, dict[str, int]] | None = None
+    for chosen in itertools.product(*options):
+        if len(set(chosen)) < len(chosen):
+            continue
+        money = {**named, **dict(zip(missing, chosen, strict=True))}
+        balanced = sum(row_balances([cents[money[f]] for f in MONEY_FIELDS]) for cents in lines)
+        # Ties go to the leftmost columns, as a caption's first column of a kind does.
+        if best is None or balanced > best[0]:
+            best = balanced, money
+    if best is None or best[0] < max(MIN_BALANCED_ROWS, len(lines) / 2):
+        return None
+    return best[1]
+
+
+def _row_cents(row: Sequence[CellValue], columns: Sequence[int]) -> dict[int, int] | None:
+    """A body row's amounts in cents by column (empty and dashes as 0), or None for a row
+    with a cell that is no amount."""
+    out: dict[int, int] = {}
+    for col in columns:
+        cents = read_cents(row[col] if col < len(row) else None)
+        if cents.problem is not None:
+            return None
+        out[col] = cents.value or 0
+    return out
 
 
 _CODE_WORDS = frozenset({"код", "счет", "субконто", "шифр"})
@@ -345,17 +420,25 @@ def _osv_reading(
     money = osv_money_columns(columns)
     exact = None if money is None else (None, columns, money)
     guessed_columns = captions.columns(first, last, _VOCABULARY)
-    if not any(column.guessed for column in guessed_columns):
+    start = _header_end(rows, last) + 1
+    if any(column.guessed for column in guessed_columns):
+        guessed_money = osv_money_columns(guessed_columns)
+        exact_roles = None if exact is None else _osv_roles(columns)
+        if (
+            guessed_money is not None
+            and _reads_better(exact_roles, _osv_roles(guessed_columns), guessed_columns)
+            and _amounts_below(rows, start, guessed_money.values())
+        ):
+            return _VOCABULARY, guessed_columns, guessed_money
+    if exact is not None:
         return exact
-    guessed_money = osv_money_columns(guessed_columns)
-    if guessed_money is None:
-        return exact
-    exact_roles = None if exact is None else _osv_roles(columns)
-    if not _reads_better(exact_roles, _osv_roles(guessed_columns), guessed_columns):
-        return exact
-    if not _amounts_below(rows, _header_end(rows, last) + 1, guessed_money.values()):
-        return exact
-    return _VOCABULARY, guessed_columns, guessed_money
+    completed = _money_by_arithmetic(rows, start, guessed_columns)
+    if completed is None:
+        return None
+    # A column the arithmetic had to place counts as a misread caption.
+    placed = set(completed.values()) - set(_named_money(guessed_columns).values())
+    marked = [replace(c, guessed=True) if c.index in placed else c for c in guessed_columns]
+    return _VOCABULARY, marked, completed
 
 
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
 from document_extraction.captions import HeaderRepeats
-from document_extraction.checks import balance_mismatch, sum_warnings
+from document_extraction.checks import balance_mismatch, row_balances, sum_warnings
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
     UNREADABLE_CELL_PENALTY,
@@ -338,6 +338,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
 
     out_rows: list[TrialBalanceRow] = []
     confidences: list[float] = []
+    confirmable: dict[int, float] = {}
     row_indices: list[int] = []  # per written row (id - 1): its grid row
     ocr_cols = [label_col, *money_cols]
     ocr = grid.cell_confidence
@@ -418,7 +419,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             indented = indented or indent > 0
             parent, level = codes.place(number, kind, code_text, indent)
         amounts = [v or 0 for v in values]
-        if amounts[0] - amounts[1] + amounts[2] - amounts[3] != amounts[4] - amounts[5]:
+        balanced = row_balances(amounts)
+        if not balanced:
             balance_warnings.append(
                 balance_mismatch(code_text or name or "", amounts, locate.row(index))
             )
@@ -427,6 +429,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             conf: float = max(0, 100 - penalty)
         else:
             conf = row_confidence(penalty, ocr_of(ocr, index, ocr_cols))
+            label_conf = row_confidence(penalty, ocr_of(ocr, index, [label_col]))
+            if balanced and label_conf > conf:
+                confirmable[len(out_rows)] = label_conf
         confidences.append(conf)
         out_rows.append(
             osv_row(number, parent, kind, level, code_text, name, values, conf, locate.row(index))
@@ -456,6 +461,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             totals_index,
             warnings,
             balance_warnings,
+            confirmable,
         ),
         money_cols,
         header.confidence,
@@ -493,6 +499,9 @@ class OsvBody:
     totals_index: int | None
     warnings: list[Warning]
     balance_warnings: list[Warning]
+    confirmable: dict[int, float] = field(default_factory=dict)
+    """Rows (by position) whose amounts OCR read unsurely but which balance, with the
+    confidence of the rest of the row: theirs if the document's sums hold as well."""
 
 
 def osv_document(
@@ -521,7 +530,7 @@ def osv_document(
         )
         for number in sorted(body.children)
     )
-    warnings += sum_warnings(
+    sums = sum_warnings(
         parents,
         body.top_sums,
         body.totals_values,
@@ -530,7 +539,17 @@ def osv_document(
         locate,
         general=variant == "general",
     )
-    doc_conf = document_confidence(header_confidence, body.confidences)
+    warnings += sums
+    confidences = body.confidences
+    if not sums and body.confirmable:
+        # Amounts the arithmetic confirms (each row balances, and so do parents, totals and
+        # sides) are right however unsure their reading was.
+        confidences = [body.confirmable.get(k, c) for k, c in enumerate(confidences)]
+        out_rows = [
+            row._replace(confidence=confidences[k]) if k in body.confirmable else row
+            for k, row in enumerate(out_rows)
+        ]
+    doc_conf = document_confidence(header_confidence, confidences)
     if doc_conf < LOW_CONFIDENCE:
         warnings.append(
             warning(

@@ -167,19 +167,21 @@ def column_gaps(
         and any(is_numeric(p.text) for p in line.phrases)
         and not _column_numbers(line)
     ]
-    body = [lines[k] for k in table]
-    if not body:
+    if not table:
         return []
     # A printer may set one cell's line and the next cell's in one run (a caption's and the
-    # next caption's, a wrapped name's and the indicator's): runs are cut where a column of
-    # values set left starts.
+    # next caption's, a wrapped name's and the indicator's), OCR reads a code set right and
+    # the name set left beside it as one: runs are cut where a column of values set left
+    # starts.
     starts = _shared_starts(lines[first_amounts:], narrowest)
-    spans = sorted(
-        (part.x0, part.x1)
+    body = [
+        Line(
+            lines[k].words,
+            [q for p in lines[k].phrases for q in _split_at_starts(p, starts, narrowest)],
+        )
         for k in table
-        for p in lines[k].phrases
-        for part in _split_at_starts(p, starts, narrowest)
-    )
+    ]
+    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
     allowed = int(tolerance * len(body))
     gaps = _uncovered(spans, allowed)
     right = max(x1 for _, x1 in spans)

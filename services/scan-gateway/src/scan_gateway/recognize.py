@@ -133,7 +133,7 @@ def _low_confidence_rows(document: Document, grid: Grid, threshold: float) -> tu
         if row.confidence >= threshold:
             continue
         locator, message = row.locator, f"Строка распознана неуверенно ({row.confidence})"
-        weakest = _weakest_cell(grid, row.locator.row)
+        weakest = _weakest_cell(grid, row.locator.row, row.confidence)
         if weakest is not None:
             text, confidence, box = weakest
             locator = locator._replace(bbox=box)
@@ -149,15 +149,25 @@ def _low_confidence_rows(document: Document, grid: Grid, threshold: float) -> tu
     return tuple(out)
 
 
-def _weakest_cell(grid: Grid, row: int | None) -> tuple[str, float, BBox | None] | None:
-    """The cell of a grid row (1-based) read with the lowest OCR confidence."""
+# Row confidences are rounded to tenths.
+CONFIDENCE_ROUNDING = 0.05
+
+
+def _weakest_cell(
+    grid: Grid, row: int | None, confidence: float
+) -> tuple[str, float, BBox | None] | None:
+    """The cell of a grid row (1-based) read with the lowest OCR confidence that still counts
+    in the row's ``confidence`` (cells read less surely may be amounts the document's
+    arithmetic confirmed)."""
     if row is None or grid.cell_confidence is None or not 1 <= row <= len(grid.rows):
         return None
     confidences = grid.cell_confidence[row - 1]
     cells = [
         (value, column)
         for column, value in enumerate(confidences)
-        if value is not None and column < len(grid.rows[row - 1])
+        if value is not None
+        and column < len(grid.rows[row - 1])
+        and value >= confidence - CONFIDENCE_ROUNDING
     ]
     if not cells:
         return None
