@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from document_extraction import Grid, extract
 from document_extraction.captions import words_of
+from document_extraction.headers import find_osv_header
 from document_extraction.numbers import parse_amount_text
 from document_extraction.osv import level_column
 from document_extraction.text import clean, is_counter, norm, title_cells
@@ -21,6 +23,33 @@ def test_a_row_number_or_level_is_a_counter(cell: str | float, counter: bool) ->
 
 def test_a_title_line_beside_a_printed_level_column_is_its_text() -> None:
     assert title_cells([None, "0", "ООО «Альфа»", None]) == ["ООО «Альфа»", None]
+
+
+def test_an_outline_level_read_into_the_title_line_is_not_the_titles() -> None:
+    rows = [["0 Оборотно-сальдовая ведомость"], *WRAPPED_HEADER, ["01 Основные средства", "1,00",
+            "-", "-", "-", "1,00", "-"]]  # fmt: skip
+    (document,) = extract([Grid("p", rows, kind="page", page=1)]).documents
+    assert document.title == "Оборотно-сальдовая ведомость"
+
+
+# The last lines of wrapped captions a page without cell borders gave a row of their own.
+WRAPPED_HEADER: list[list[str | None]] = [
+    ["Счет", "деб. сальдо", "кред. сальдо", "деб. обороты", "кред. обороты", "деб. сальдо",
+     "кред. сальдо"],
+    [None, "на начало", "на начало", "за", "за", "на конец", "на конец"],
+    [None, "периода", "периода", "период", "период", "периода", "периода"],
+]  # fmt: skip
+
+
+def test_the_last_lines_of_wrapped_captions_are_the_headers_not_a_row() -> None:
+    body = [["01 Основные средства", "1,00", "-", "-", "-", "1,00", "-"]]
+    header = find_osv_header([*WRAPPED_HEADER[:2], *WRAPPED_HEADER[2:], *body])
+    assert header is not None
+    assert (header.first_row, header.last_row) == (0, 2)
+    # A row of names under a header, no word in a money column: the body's.
+    header = find_osv_header([*WRAPPED_HEADER[:2], ["Контрагенты", None, None], *body])
+    assert header is not None
+    assert header.last_row == 1
 
 
 def test_a_level_column_printed_as_digits_gives_levels() -> None:

@@ -82,3 +82,33 @@ def test_a_header_whose_caption_lines_a_page_folds_otherwise_is_the_same_header(
     assert assembled.documents == [0]
     (grid,) = assembled.grids
     assert grid.rows[3:] == body(1, 2)
+
+
+def test_a_header_with_a_word_read_into_the_neighbours_caption_is_the_same_header() -> None:
+    # OCR read two captions' lines side by side as one phrase on the first page ("кред.
+    # сальдо деб."), and left their last lines a row of their own under the header.
+    first = page(
+        1,
+        [
+            ["Оборотно-сальдовая ведомость"],
+            [
+                "Счет",
+                "деб. сальдо",
+                "кред. сальдо деб.",
+                None,
+                "кред.",
+                "деб. сальдо",
+                "кред. сальдо",
+            ],
+            [None, "на начало", "на начало", "обороты", "обороты", "на конец", "на конец"],
+            [None, "периода", "периода", "за период", "за период", "периода", "периода"],
+            *body(1, 2),
+        ],
+    )
+    captions = ["Счет", "деб. сальдо\nна начало\nпериода", "кред. сальдо\nна начало\nпериода",
+                "деб.\nобороты\nза период", "кред.\nобороты\nза период",
+                "деб. сальдо\nна конец\nпериода", "кред. сальдо\nна конец\nпериода"]  # fmt: skip
+    assembled = assemble([first, page(2, [captions, *body(3, 2)])])
+    assert assembled.documents == [0]
+    (grid,) = assembled.grids
+    assert grid.rows[4:] == body(1, 4)

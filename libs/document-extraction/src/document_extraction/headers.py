@@ -107,11 +107,25 @@ def _blocks(rows: Sequence[Sequence[CellValue]]) -> list[tuple[int, int]]:
     return blocks
 
 
-def _header_end(rows: Sequence[Sequence[CellValue]], last: int) -> int:
-    """The last header row, counting the column-number rows printed under the captions."""
-    while last + 1 < len(rows) and is_column_number_row(rows[last + 1]):
+def _header_end(rows: Sequence[Sequence[CellValue]], last: int, money: Iterable[int] = ()) -> int:
+    """The last header row, counting the column-number rows printed under the captions and,
+    given the ``money`` columns, the last lines of wrapped captions that a page without cell
+    borders sets as rows of their own (words in money columns, no digit anywhere)."""
+    wanted = set(money)
+    while last + 1 < len(rows):
+        row = rows[last + 1]
+        if not (is_column_number_row(row) or (wanted and _caption_line(row, wanted))):
+            break
         last += 1
     return last
+
+
+def _caption_line(row: Sequence[CellValue], money: set[int]) -> bool:
+    filled = [(c, cell) for c, cell in enumerate(row[:MAX_COLUMNS]) if not is_empty(cell)]
+    words = all(
+        isinstance(cell, str) and not any(ch.isdigit() for ch in cell) for _, cell in filled
+    )
+    return words and any(c in money and _LETTER.search(str(cell)) for c, cell in filled)
 
 
 def _amounts_below(rows: Sequence[Sequence[CellValue]], start: int, columns: Iterable[int]) -> bool:
@@ -389,7 +403,7 @@ def _osv_header(
     turnover_role = money_role(by_index[money["turnover_debit"]])
     return OsvHeader(
         first_row=first,
-        last_row=_header_end(rows, last),
+        last_row=_header_end(rows, last, money.values()),
         label_col=label_col,
         name_col=name_col,
         indicator_col=indicator_col,

@@ -54,6 +54,8 @@ _SERVICE_LINE = re.compile(
     r"единиц\w* измерени|валюта|дата формирования|сформирован)",
     re.IGNORECASE,
 )
+# An outline level printed before a title, read by OCR into its line ("0 Оборотно-…").
+_LEVEL_BEFORE = re.compile(r"^\d\s+(?=[^\W\d_])")
 _ORG_PREFIX = re.compile(
     r"^(?:организация|предприятие|наименование организации)\s*:?\s*", re.IGNORECASE
 )
@@ -226,7 +228,7 @@ def read_titles(rows: Sequence[Sequence[CellValue]], end: int) -> Titles:
         for cell in row:
             text = clean(cell)
             if text and _OSV_TITLE.search(title_read := _read(text)):
-                title = fold_lookalikes(text)
+                title = fold_lookalikes(_LEVEL_BEFORE.sub("", text))
                 break
         if title:
             break

@@ -121,6 +121,24 @@ def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
     return found
 
 
+# A wrapped caption's lines below its header that a page may give rows of their own.
+MAX_CAPTION_LINES = 3
+
+
+def _captions_end(rows: Sequence[Sequence[str | None]], last: int) -> int:
+    """The last row of a header's captions: its last row, or the lines of wrapped captions
+    below it, rows of words without a digit, that a page without cell borders set apart
+    (one page of a scan may read them as rows of their own, the next as lines of the
+    header's cells)."""
+    end = last
+    while end + 1 < len(rows) and end - last < MAX_CAPTION_LINES:
+        filled = [cell for cell in rows[end + 1] if not is_empty(cell)]
+        if len(filled) < 2 or any(ch.isdigit() for cell in filled for ch in str(cell)):
+            break
+        end += 1
+    return end
+
+
 def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
     label and its value)."""
@@ -148,9 +166,15 @@ def _same_columns(
     page: Sequence[Sequence[str | None]], first: Sequence[Sequence[str | None]]
 ) -> dict[int, int] | None:
     """The page's header columns onto the first page's, where each column's captions read
-    down the header are the same, in the same order."""
+    down the header are the same, in the same order; or where as many columns hold the
+    same words between them (OCR read the lines of two captions side by side as one phrase
+    on one page, and put a word in the neighbour's cell)."""
     ours, theirs = _column_texts(page), _column_texts(first)
-    if not ours or list(ours.values()) != list(theirs.values()):
+    if not ours or len(ours) != len(theirs):
+        return None
+    if list(ours.values()) != list(theirs.values()) and sorted(
+        "\n".join(ours.values()).split()
+    ) != sorted("\n".join(theirs.values()).split()):
         return None
     return dict(zip(ours, theirs, strict=True))
 
@@ -181,6 +205,7 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
         found = _header(page.rows) if page.rows else None
         if found is not None:
             first, last = found
+            last = _captions_end(page.rows, last)
             texts = _texts(page.rows, first, last)
             repeated = (
                 current is not None
