@@ -4,6 +4,7 @@ words of one run (one cell's text), and two runs are two cells however close the
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pdfplumber
 from reportlab.pdfbase import pdfmetrics
@@ -12,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from scan_gateway.grid_from_words import build_page_grid, phrases_of, text_height
 from scan_gateway.pdf_text import page_words
-from scan_gateway.words import PageWords
+from scan_gateway.words import PageWords, Rule
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -144,3 +145,41 @@ def test_a_name_run_that_runs_on_into_the_indicator_is_cut_where_the_indicators_
     )  # fmt: skip
     grid = build_page_grid(page)
     assert ["0", "60 Расчеты с", "БУ", "100,00", "20,00"] in grid.rows
+
+
+def test_a_name_run_into_the_indicator_below_a_header_boxed_alone_is_cut_there_too() -> None:
+    # Cell borders drawn around the header only: the body's columns are the box's.
+    name = "60 Расчеты с "
+    mark = 40 + width(name)
+    page = page_of(
+        (40, 20, "Счет"), (mark, 20, "Показатели"), (240, 20, "Дебет"), (300, 20, "Кредит"),
+        (20, 40, "0"), (40, 40, name + "БУ"), (240, 40, "100,00"), (300, 40, "20,00"),
+        (20, 52, "0"), (mark, 52, "НУ"), (240, 52, "100,00"), (300, 52, "20,00"),
+        (20, 64, "0"), (40, 64, "61 Касса"), (mark, 64, "БУ"), (240, 64, "5,00"), (300, 64, "7,50"),
+        (20, 76, "0"), (40, 76, "62 Расчеты"), (mark, 76, "НУ"), (240, 76, "5,00"), (300, 76, "7,50"),
+    )  # fmt: skip
+    borders = [Rule("h", y, 18, 360) for y in (12, 24)] + [
+        Rule("v", x, 12, 24) for x in (18, 38, mark - 1, 238, 298, 360)
+    ]
+    grid = build_page_grid(replace(page, rules=borders))
+    assert [None, "0", "60 Расчеты с", "БУ", "100,00", "20,00"] in grid.rows
+
+
+def test_dashes_set_left_over_amounts_set_right_and_a_level_before_the_header() -> None:
+    # A level printed before every line, the header's too: its group caption spans the
+    # debit and credit columns, which only the body's lines part. A zero is a dash set
+    # left in its cell, the amounts are set right.
+    runs = [(20.0, 20.0, "0"), (40, 20, "Счет"), (150, 20, "САЛЬДО НА 01.04.2025"),
+            (270, 20, "ОБОРОТЫ ЗА ПЕРИОД"),
+            (150, 30, "ДЕБЕТУ"), (210, 30, "КРЕДИТУ"), (270, 30, "ДЕБЕТУ"), (330, 30, "КРЕДИТУ")]  # fmt: skip
+    body = [("01", "12,00", "-", "5,00", "-"), ("02", "-", "3,50", "-", "1,00"),
+            ("03", "7,00", "-", "-", "2,00")]  # fmt: skip
+    for k, (code, *amounts) in enumerate(body):
+        y = 44.0 + 12 * k
+        runs += [(20, y, "0"), (40, y, code)]
+        for start, text in zip((150, 210, 270, 330), amounts, strict=True):
+            runs.append((start if text == "-" else start + 50 - width(text), y, text))
+    grid = build_page_grid(page_of(*runs))
+    assert [row for row in grid.rows if row[1] in ("01", "02", "03")] == [
+        ["0", code, *amounts] for code, *amounts in body
+    ]

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from document_extraction.grid import CellValue
+from document_extraction.lookalikes import legal_form_spelled
 
 # A code read from a number without its display format: "8" is shown as "08" by every chart
 # with two-digit synthetic accounts, but the reader had to assume it.
@@ -110,7 +111,8 @@ def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
         code, padded = _pad_synthetic(match.group("code"))
         return Code(code, None, RESTORED_CODE_PENALTY if padded else 0)
     match = _CODE_AND_NAME.fullmatch(text)
-    if match is not None:
+    if match is not None and legal_form_spelled(text) == text:
+        # Not "000 «Сигма»": ООО as OCR reads it is no account 000.
         name = match.group("name").strip()
         return Code(match.group("code"), name or None)
     return None

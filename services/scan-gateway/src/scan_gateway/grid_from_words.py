@@ -28,7 +28,13 @@ from typing import Literal
 from document_extraction import BBox
 from document_extraction.captions import is_column_number_row
 from scan_gateway.words import PageWords, Rule, Word
-from scan_gateway.wrapped_cells import TableLine, ends_in_amount, fold_wrapped, is_numeric
+from scan_gateway.wrapped_cells import (
+    TableLine,
+    ends_in_amount,
+    fold_wrapped,
+    is_dash,
+    is_numeric,
+)
 
 # Words closer than this (in text heights) belong to one phrase; a column gap is wider.
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
@@ -160,11 +166,13 @@ def column_gaps(
         ),
         len(lines),
     )
+    # Above the amounts an outline level printed before a header line is no number of the
+    # table's: the group captions on that line span the gaps between their columns.
     table = [
         k
         for k, line in enumerate(lines)
         if len(line.phrases) >= 3
-        and any(is_numeric(p.text) for p in line.phrases)
+        and any(is_numeric(p.text) for p in line.phrases[0 if k >= first_amounts else 1 :])
         and not _column_numbers(line)
     ]
     if not table:
@@ -181,7 +189,9 @@ def column_gaps(
         )
         for k in table
     ]
-    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
+    # A dash for nothing is set left where its column's amounts are set right: it opens no
+    # column of its own (it is the cell of the column whose gap it starts in).
+    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases if not is_dash(p.text))
     allowed = int(tolerance * len(body))
     gaps = _uncovered(spans, allowed)
     right = max(x1 for _, x1 in spans)
@@ -517,7 +527,7 @@ def build_page_grid(
         # A table boxed only around its header: its body is set below the box, by lines.
         below_lines = lines_of(below, height, gap)
         unit = statistics.median(line.extent for line in below_lines) if below_lines else height
-        rows += _line_rows(below_lines, xs, unit, fold=True)
+        rows += _line_rows(below_lines, xs, unit, fold=True, gaps=[(x, x) for x in xs])
     else:
         lines = lines_of(words, height, gap)
         found = (

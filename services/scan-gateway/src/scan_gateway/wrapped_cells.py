@@ -49,6 +49,11 @@ def is_numeric(text: str) -> bool:
     return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
 
 
+def is_dash(text: str) -> bool:
+    """A zero printed as a dash (or nothing at all)."""
+    return not text.strip(_DASHES)
+
+
 @dataclass
 class TableLine:
     """One line of words: its centre height and its phrases by column."""
@@ -78,7 +83,7 @@ def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
         if len(line.texts) < 2:
             continue
         for column, text in line.texts:
-            if not text.strip(_DASHES):
+            if is_dash(text):
                 continue  # a zero printed as a dash: no evidence either way
             seen = counts.setdefault(column, [0, 0])
             seen[0] += is_numeric(text)
