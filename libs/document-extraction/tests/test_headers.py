@@ -205,6 +205,20 @@ def test_name_before_code_and_a_row_number_column() -> None:
     assert (header.label_col, header.name_col) == (2, 1)
 
 
+def test_a_date_caption_set_left_of_the_dates_a_page_put_in_the_next_column() -> None:
+    rows = [
+        ["Выписка из лицевого счета"],
+        ["Дата документа", None, "Номер", "Дебет", "Кредит", "Назначение"],
+        [None, "03.03.2025", "89497", None, "43847.74", "Оплата по счету № 457"],
+        [None, "06.03.2025", "12789", "30142.66", None, "Комиссия банка"],
+        ["Итого", None, None, "30142.66", "43847.74", None],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["date"] == 1
+    assert (header.columns["debit"], header.columns["credit"]) == (3, 4)
+
+
 def test_statement_credit_caption_with_two_words_and_a_country_column() -> None:
     rows = [
         ["Дата операции", "№ док.", "БИК", "Банк корреспондента", "Страна корреспондента",

@@ -132,6 +132,21 @@ def test_a_quantity_set_right_between_two_amounts_set_left_is_in_the_column_of_i
     assert rows[-1] == ["Кол-во", "4746", None]
 
 
+def test_quantities_under_every_item_set_right_between_amounts_set_left_are_their_cells() -> None:
+    # A line of quantities under each item: half the table's lines, none with an amount.
+    words = [ocr_word(text, x, 60) for x, text in ((100, "Счет"), (300, "Дебет"),
+             (500, "Кредит"), (700, "Дебет"), (900, "Кредит"))]  # fmt: skip
+    for k in range(4):
+        y = 100 + 80 * k
+        words += [ocr_word(f"{10 + k}", 100, y)]
+        words += [ocr_word(f"{k + 1}00,00", x, y) for x in (300, 500, 700, 900)]
+        words += [ocr_word("Кол.", 100, y + 40), ocr_word("475", 490 - 3 * DIGIT, y + 40)]
+        words += [ocr_word("475", 890 - 3 * DIGIT, y + 40)]
+    rows = grid_of(words)
+    assert all(len(row) == 5 for row in rows)
+    assert rows[2] == ["Кол.", "475", None, "475", None]
+
+
 def test_a_border_lost_on_some_rows_still_cuts_a_row_number_off_its_account() -> None:
     # The rule between the number and the account was found on the header's rows only; the
     # scan lost it further down. Inside the table it still cuts «19» off «60.1», and only a

@@ -112,3 +112,14 @@ def test_a_header_with_a_word_read_into_the_neighbours_caption_is_the_same_heade
     assert assembled.documents == [0]
     (grid,) = assembled.grids
     assert grid.rows[4:] == body(1, 4)
+
+
+def test_a_last_page_of_the_header_again_and_signatures_opens_no_document() -> None:
+    first = page(1, [["Оборотно-сальдовая ведомость"], *HEADER, *body(1, 3)])
+    # Without rows below it, the page set the header's captions otherwise.
+    again = [["Счет Сальдо на начало", None, "Обороты", None, "Сальдо на конец", None],
+             ["Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+             ["Главный бухгалтер ____ (подпись)"]]  # fmt: skip
+    assembled = assemble([first, page(2, again)])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]

@@ -670,6 +670,35 @@ def _statement_reading(
     return guessed if _lines_below(captions.rows, last, guessed[1]) else exact
 
 
+_VALUE_TESTS: dict[str, Callable[[CellValue], bool]] = {
+    "date": _is_date,
+    "debit": _is_amount,
+    "credit": _is_amount,
+    "amount": _is_amount,
+}
+
+
+def _captions_beside_values(
+    body: Sequence[Sequence[CellValue]], columns: list[Column], roles: dict[int, str]
+) -> tuple[list[Column], dict[int, str]]:
+    """Columns whose caption stands left of their values: a page that set the caption left
+    and the dates or amounts right in their cell may give each a column of its own. A date
+    or money caption over no value of its kind, beside a column with no caption and such
+    values, is that column's."""
+    moved = {}
+    for index, role in roles.items():
+        test = _VALUE_TESTS.get(role)
+        right = index + 1
+        if test is None or right in roles or _fit(body, index, test):
+            continue
+        if _fit(body, right, test):
+            moved[index] = right
+    if not moved:
+        return columns, roles
+    shifted = [replace(c, index=moved.get(c.index, c.index)) for c in columns]
+    return shifted, {moved.get(i, i): role for i, role in roles.items()}
+
+
 def _has_sides(roles: dict[int, str]) -> bool:
     return {"debit", "credit"} <= set(roles.values())
 
@@ -691,6 +720,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         sides = _has_sides(roles)
         end = _header_end(rows, last)
         body = end + 1
+        columns, roles = _captions_beside_values(rows[body : body + FIT_ROWS], columns, roles)
         by_index = {c.index: c for c in columns}
         columns_of: dict[str, list[Column]] = {}
         for index in sorted(roles):

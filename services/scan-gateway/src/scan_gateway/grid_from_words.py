@@ -266,8 +266,8 @@ def _char_spans(word: Word) -> list[tuple[float, float]]:
 
 
 # A column with no caption of its own and numbers other than amounts (quantities) on fewer
-# than this share of the table's lines is no column: they are set right in the column left
-# of it.
+# than this share of the table's lines, or on lines without amounts, is no column: they are
+# set right in the column left of it.
 STRAY_SHARE = 0.25
 
 
@@ -293,7 +293,11 @@ def _without_stray_columns(
             if left <= p.x0 <= a
         )
         captioned = any(out[-1][0] - slack <= x0 < a for x0, _ in captions)
-        if numbers and not captioned and len(lines) < STRAY_SHARE * len(body):
+        # Lines of quantities alone ("Кол." under each item) may be many.
+        few = len(lines) < STRAY_SHARE * len(body) or not any(
+            ends_in_amount(p.text) for line in lines for p in line.phrases
+        )
+        if numbers and not captioned and few:
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))

@@ -207,11 +207,16 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             first, last = found
             last = _captions_end(page.rows, last)
             texts = _texts(page.rows, first, last)
+            # Print titles repeat the header on a last page that holds nothing but the
+            # signatures: however the page set it, it opens no document of its own.
             repeated = (
                 current is not None
                 and current.has_document
-                and _same_header(
-                    texts, current.header, page.rows[first : last + 1], current.header_rows
+                and (
+                    _same_header(
+                        texts, current.header, page.rows[first : last + 1], current.header_rows
+                    )
+                    or not any(_amounts(row) for row in page.rows[last + 1 :])
                 )
                 and all(all(is_empty(c) for c in row) for row in page.rows[:first])
             )
