@@ -76,6 +76,15 @@ def test_a_dash_for_nothing_as_a_scan_reads_it_is_an_empty_cell(dash: str) -> No
     assert amount.value is None and amount.problem is None
 
 
+@pytest.mark.parametrize("zero", ["O", "o", "О", "о"])
+def test_a_zero_alone_in_its_cell_read_as_the_letter_o_is_zero_less_surely(zero: str) -> None:
+    amount = parse_amount_text(zero)
+    assert amount.value == 0 and amount.problem is None
+    assert amount.penalty > parse_amount_text("0").penalty
+    # Not in a word or a number: "О1" or "Оплата" are no zero.
+    assert parse_amount_text(zero + "1").value is None
+
+
 def test_a_dash_before_an_amount_is_still_its_sign() -> None:
     assert str(parse_amount_text("-1 234,50").value) == "-1234.50"
 

@@ -173,13 +173,13 @@ def test_dashes_set_left_over_amounts_set_right_and_a_level_before_the_header() 
             (270, 20, "ОБОРОТЫ ЗА ПЕРИОД"),
             (150, 30, "ДЕБЕТУ"), (210, 30, "КРЕДИТУ"), (270, 30, "ДЕБЕТУ"), (330, 30, "КРЕДИТУ")]  # fmt: skip
     body = [("01", "12,00", "-", "5,00", "-"), ("02", "-", "3,50", "-", "1,00"),
-            ("03", "7,00", "-", "-", "2,00")]  # fmt: skip
+            ("03", "7,00", "-", "6,00", "2,00"), ("04", "-", "8,50", "-", "-")]  # fmt: skip
     for k, (code, *amounts) in enumerate(body):
         y = 44.0 + 12 * k
         runs += [(20, y, "0"), (40, y, code)]
         for start, text in zip((150, 210, 270, 330), amounts, strict=True):
             runs.append((start if text == "-" else start + 50 - width(text), y, text))
     grid = build_page_grid(page_of(*runs))
-    assert [row for row in grid.rows if row[1] in ("01", "02", "03")] == [
+    assert [row for row in grid.rows if row[1] in ("01", "02", "03", "04")] == [
         ["0", code, *amounts] for code, *amounts in body
     ]

@@ -66,12 +66,17 @@ _CURRENCY_MARK = re.compile(
 )
 # Confidence lost when a currency mark had to be taken off the amount.
 CURRENCY_MARK_PENALTY = 1
+# A zero printed alone in its cell, as OCR reads it: a letter O, Latin or Cyrillic.
+_ZERO_LOOKALIKES = frozenset("OoОо")
+ZERO_LOOKALIKE_PENALTY = 5
 
 
 def parse_amount_text(text: str) -> Amount:
     raw = text.strip()
     if not raw or raw in _MINUS or _DASHES.fullmatch(raw):
         return EMPTY
+    if raw in _ZERO_LOOKALIKES:
+        return Amount(Decimal(0), ZERO_LOOKALIKE_PENALTY)
     penalty = TEXT_AMOUNT_PENALTY
     negative = False
     body = raw

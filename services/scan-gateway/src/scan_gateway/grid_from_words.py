@@ -189,9 +189,7 @@ def column_gaps(
         )
         for k in table
     ]
-    # A dash for nothing is set left where its column's amounts are set right: it opens no
-    # column of its own (it is the cell of the column whose gap it starts in).
-    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases if not is_dash(p.text))
+    spans = sorted((p.x0, p.x1) for line in body for p in line.phrases)
     allowed = int(tolerance * len(body))
     gaps = _uncovered(spans, allowed)
     right = max(x1 for _, x1 in spans)
@@ -718,10 +716,10 @@ def _captions_over_values(rows: list[dict[int, list[Word]]], columns: int) -> Mo
 
 
 def _one_column_set_two_ways(rows: list[dict[int, list[Word]]], columns: int) -> Moved:
-    """Two neighbouring columns that no line fills both of, the right one with no text of its
-    own in a line of captions: one column whose values are set two ways (codes as text set
-    left, codes as numbers set right), which the gap between them split. Also gives where
-    each of ``columns`` went."""
+    """Two neighbouring columns that no line fills both of: one column whose values are set
+    two ways (codes as text set left, codes as numbers set right; a dash for nothing set
+    left, amounts set right), which the gap between them split. Also gives where each of
+    ``columns`` went."""
     width = max(max((max(row) for row in rows if row), default=-1) + 1, columns)
     merged = [c for c in range(1, width) if _set_two_ways(rows, c - 1, c)]
     if not merged:
@@ -745,13 +743,31 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
     rights = [row for row in rows if right in row]
     if len(lefts) < 2 or len(rights) < 2:
         return False
-    # In rows of the table both sides hold codes (short digits and dots) or text, never
-    # amounts: a debit and a credit column are never one.
-    return all(
-        _CODE.match(" ".join(w.text for w in row[column]))
-        for column, side in ((left, lefts), (right, rights))
-        for row in side
-        if len(row) > 2
+
+    def text(words: list[Word]) -> str:
+        return " ".join(w.text for w in words)
+
+    def texts(column: int, side: list[dict[int, list[Word]]]) -> list[str]:
+        # Rows of the table only: a caption line may fill both.
+        return [text(row[column]) for row in side if len(row) > 2]
+
+    left_texts, right_texts = texts(left, lefts), texts(right, rights)
+    # Codes (short digits and dots) or text on both sides, never amounts: a debit and a
+    # credit column are never one.
+    if all(_CODE.match(t) for t in (*left_texts, *right_texts)):
+        return True
+    # Dashes for nothing set left over amounts set right (with quantities set right too),
+    # the dashes under the caption: in the rows that hold amounts.
+    dashes = [
+        text(row[left])
+        for row in lefts
+        if any(ends_in_amount(text(words)) for words in row.values())
+    ]
+    return (
+        bool(dashes)
+        and all(is_dash(t) for t in dashes)
+        and all(is_numeric(t) for t in right_texts)
+        and any(ends_in_amount(t) for t in right_texts)
     )
 
 
