@@ -123,3 +123,17 @@ def test_a_last_page_of_the_header_again_and_signatures_opens_no_document() -> N
     assembled = assemble([first, page(2, again)])
     assert assembled.documents == [0]
     assert assembled.pages == [(1, 2)]
+
+
+def test_a_header_printed_again_with_one_caption_read_otherwise_continues_the_document() -> None:
+    captions: list[list[str | None]] = [["№ п/п", *HEADER[0]], [None, *HEADER[1]]]
+    numbered = [[str(k) for k in range(1, 9)]]
+    rows = [[str(k), *row] for k, row in enumerate(body(1, 5), start=1)]
+    first = page(1, [["Оборотно-сальдовая ведомость"], *captions, *numbered, *rows[:3]])
+    misread = [["№ n/t", *captions[0][1:]], captions[1]]
+    assembled = assemble([first, page(2, [*misread, *rows[3:]])])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]
+    # Two captions read otherwise: another table.
+    other = [["№ n/t", "Сч", *captions[0][2:]], captions[1]]
+    assert len(assemble([first, page(2, [*other, *rows[3:]])]).documents) == 2

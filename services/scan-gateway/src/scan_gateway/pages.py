@@ -121,6 +121,8 @@ def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
     return found
 
 
+# A header row of this many captions may have one read otherwise on another page.
+MIN_CAPTIONS_TO_TOLERATE = 3
 # A wrapped caption's lines below its header that a page may give rows of their own.
 MAX_CAPTION_LINES = 3
 
@@ -195,7 +197,23 @@ def _same_header(
         for start in range(len(longer) - len(shorter) + 1)
     ):
         return True
+    few, many = sorted((page_rows, first_rows), key=len)
+    if few and any(
+        all(_nearly_same_row(a, b) for a, b in zip(few, many[start:], strict=False))
+        for start in range(len(many) - len(few) + 1)
+    ):
+        return True
     return _same_columns(page_rows, first_rows) is not None
+
+
+def _nearly_same_row(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
+    """Two header rows of three captions or more that differ in one caption at most, which
+    OCR read otherwise on one of the pages ("№ п/п" as "№ n/t")."""
+    ours = [norm(c) for c in a if not is_empty(c)]
+    theirs = [norm(c) for c in b if not is_empty(c)]
+    if len(ours) != len(theirs) or len(ours) < MIN_CAPTIONS_TO_TOLERATE:
+        return ours == theirs
+    return sum(x != y for x, y in zip(ours, theirs, strict=True)) <= 1
 
 
 def assemble(pages: Sequence[PageGrid]) -> Assembled:
