@@ -213,6 +213,21 @@ def test_amounts_read_unsurely_that_the_arithmetic_confirms_leave_the_row_sure()
     assert first_row_confidence([*consistent[:2], 1001.0, *consistent[3:]]) == 40
 
 
+def test_an_amount_whose_decimal_comma_ocr_lost_is_read_where_only_so_the_row_balances() -> None:
+    body = copy.deepcopy(BODY)
+    body[0][2:] = ["1 000,00", None, "25,50", None, "102550", None]  # 1025,50 printed
+    rows = osv(body)
+    grid = Grid("p", rows, kind="page", page=1, cell_confidence=[[90.0] * 8 for _ in rows])
+    (document,) = extract([grid]).documents
+    assert document.rows[0].closing_debit == "1025.50"
+    assert ("AMOUNT_SEPARATOR_LOST", {"page": 1, "row": 6}) in [
+        (w.code, where(w.locator)) for w in document.warnings
+    ]
+    # A workbook's cells are no OCR reading: nothing is read otherwise.
+    (document,) = extract([Grid("Лист1", rows)]).documents
+    assert document.rows[0].closing_debit == "102550.00"
+
+
 def test_low_confidence_document_needs_check() -> None:
     rows = osv()
     confidence: list[list[float | None]] = [[40.0] * 8 for _ in rows]

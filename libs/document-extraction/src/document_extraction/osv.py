@@ -205,6 +205,37 @@ class _Amounts:
             )
         return values, worst, empty
 
+    def separator_lost(
+        self, row: Sequence[CellValue], index: int, values: list[int | None]
+    ) -> Warning | None:
+        """A row that does not balance as read, but does where one amount printed as digits
+        alone is read with its last two as kopecks: OCR lost the amount's decimal comma
+        ("4247140" for "42471,40"). ``values`` get that reading; the warning says so on the
+        cell. Signed balance columns are left as they are."""
+        if self.signed:
+            return None
+        found: list[tuple[int, int]] = []
+        for position, col in enumerate(self.money_cols):
+            cell = row[col] if col < len(row) else None
+            value = values[position]
+            if not isinstance(cell, str) or value is None or not _DIGITS_ONLY.fullmatch(cell):
+                continue
+            changed = [v or 0 for v in values]
+            changed[position] = value // 100
+            if row_balances(changed):
+                found.append((position, value // 100))
+        if len(found) != 1:
+            return None
+        position, cents = found[0]
+        col = self.money_cols[position]
+        values[position] = cents
+        return warning(
+            "AMOUNT_SEPARATOR_LOST",
+            f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: запятая не "
+            "распознана, и только так строка сходится; сверьте с изображением",
+            self.locate.row(index, col),
+        )
+
     def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
         """Whether signed balances print credit balances as positive: true when more rows
         balance that way (closing = opening + Dt − Ct) than the usual way."""
@@ -221,6 +252,8 @@ class _Amounts:
         return self.credit_positive
 
 
+# An amount as OCR may read it without its decimal comma: digits alone, kopecks included.
+_DIGITS_ONLY = re.compile(r"\s*-?\d{3,}\s*")
 # A level column holds small whole numbers only.
 _MAX_LEVEL = 9
 
@@ -420,6 +453,11 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             parent, level = codes.place(number, kind, code_text, indent)
         amounts = [v or 0 for v in values]
         balanced = row_balances(amounts)
+        if not balanced and ocr is not None:
+            lost = amounts_of.separator_lost(row, index, values)
+            if lost is not None:
+                warnings.append(lost)
+                amounts, balanced = [v or 0 for v in values], True
         if not balanced:
             balance_warnings.append(
                 balance_mismatch(code_text or name or "", amounts, locate.row(index))
