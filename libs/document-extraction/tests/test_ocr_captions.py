@@ -75,6 +75,10 @@ def test_latin_by_nature_and_numbers_stay(text: str) -> None:
         ("ООО «Альфа»", "ООО «Альфа»"),
         ("0000 «Альфа»", "ООО «Альфа»"),  # an outline level read into the form
         ("0 ООО «Альфа»", "ООО «Альфа»"),
+        ("0 0 00 «Альфа»", "ООО «Альфа»"),  # and the form read in two pieces
+        ("] ООО «Альфа»", "ООО «Альфа»"),  # a piece of a cell border
+        ("Склад «Альфа»", "Склад «Альфа»"),
+        ("ООО «Альфа» и ЗАО «Бета»", "ООО «Альфа» и ЗАО «Бета»"),
         ("00000 «Альфа»", "00000 «Альфа»"),  # no legal form: as read
         ("12 «Сигма»", "12 «Сигма»"),
         ("000 Сигма", "000 Сигма"),  # no quoted name after it

@@ -79,24 +79,31 @@ _LOWERED_TO_CYRILLIC: Final = {
 LEGAL_FORMS: Final = frozenset((
     "ООО", "ОАО", "ЗАО", "ОДО", "АО", "ПАО", "ЧУП", "ЧТУП", "УП", "РУП", "ГП", "СООО", "ИООО", "ИП",
 ))  # fmt: skip
-_LEGAL_FORM: Final = re.compile(r"^(?:\d{1,2}\s+)?(\S{2,5})(?=\s*«)")
+# What may stand before a quoted name: its legal form, an outline level or row number OCR
+# read into the line, a bracket of a cell border; the form itself OCR may read in pieces.
+_BEFORE_NAME: Final = re.compile(r"^([^«]{1,12}?)\s*(?=«)")
+_STRAY: Final = re.compile(r"^[\d\[\]|]{1,2}$")
 
 
 def legal_form_spelled(text: str) -> str:
     """A name whose legal form OCR read in digits and Latin look-alikes ("000 «Сигма»",
     "3A0 «Альфа-Банк»") with the form spelled as printed, and without an outline level or
-    row number read into it ("0 ООО «Альфа»", "0000 «Альфа»"); any other text as it is."""
-    match = _LEGAL_FORM.match(text)
+    row number read into it ("0 ООО «Альфа»", "0000 «Альфа»", "0 0 00 «Альфа»", or a piece
+    of a border: "] ООО «Альфа»"); any other text as it is."""
+    match = _BEFORE_NAME.match(text)
     if match is None:
         return text
-    read = match.group(1)
+    tokens = match.group(1).split()
     rest = text[match.end(1) :]
-    for form in (read, read[1:] if read[:1].isdigit() else ""):
-        letters = "".join(
-            _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
-        )
-        if letters in LEGAL_FORMS:
-            return letters + rest
+    for size in range(1, min(len(tokens), 3) + 1):
+        read = "".join(tokens[-size:])
+        before = tokens[:-size]
+        for form, stray in ((read, before), (read[1:], [*before, read[:1]])):
+            letters = "".join(
+                _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
+            )
+            if letters in LEGAL_FORMS and all(_STRAY.match(t) for t in stray):
+                return letters + rest
     return text
 
 
