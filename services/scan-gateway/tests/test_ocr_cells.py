@@ -283,26 +283,3 @@ def test_an_account_set_right_and_read_into_the_name_beside_it_is_a_cell_of_its_
     for row, (code, name, _, _) in zip(rows[1:], body, strict=True):
         at = row.index(name)
         assert [c for c in row[:at] if c] == [code]
-
-
-def test_a_level_read_into_the_caption_and_the_accounts_of_its_lines_is_cut_off_them() -> None:
-    # The level printed before every line, 12 short of the account column: OCR reads
-    # "0 Счет" and "0 18 НДС", "004 Активы", "160.1 Расчеты" as single phrases.
-    words = [ocr_word("0", 100, 60), ocr_word("Счет", 124, 60), ocr_word("Дебет", 400, 60),
-             ocr_word("Кредит", 600, 60)]  # fmt: skip
-    body = [("0", "04", "Активы"), ("0", "18", "НДС"), ("1", "60.1", "Расчеты")]
-    for k, (level, code, name) in enumerate(body):
-        y = 100 + 40 * k
-        if k == 1:
-            words += [ocr_word(level, 100, y), ocr_word(code, 124, y)]
-        else:
-            chars = (
-                (100.0, 112.0),
-                *((124 + j * DIGIT, 136 + j * DIGIT) for j in range(len(code))),
-            )
-            words.append(Word(level + code, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
-        words += [ocr_word(name, 124 + DIGIT * len(code) + 10, y)]
-        words += [ocr_word("10,00", 440, y), ocr_word("5,00", 640, y)]
-    rows = grid_of(words)
-    assert [row[0] for row in rows[1:]] == ["0", "0", "1"]
-    assert [(row[1] or "").split()[0] for row in rows[1:]] == ["04", "18", "60.1"]

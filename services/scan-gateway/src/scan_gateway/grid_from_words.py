@@ -209,12 +209,6 @@ def column_gaps(
         # thousands of the longer amounts above and below it, not a column of its own.
         words = sorted(span for line in body for span in _ink(line))
         texts = [p.x0 for line in lines for p in line.phrases[1:] if not is_numeric(p.text)]
-        # A caption read into one phrase with the level printed before it ("0 СЧЕТ").
-        texts += [
-            line.words[lead].x0
-            for line in lines[:first_amounts]
-            if 0 < (lead := _leading_numbers(line.words)) < len(line.words)
-        ]
         for a, b in _uncovered(words, allowed):
             if b - a < narrowest:
                 continue  # the spacing of letters or digits, not of cells
@@ -290,8 +284,7 @@ def _without_stray_columns(
     for a, b in gaps[1:]:
         left = out[-1][1]
         lines = [line for line in body if any(left <= p.x0 and p.x1 <= a for p in line.phrases)]
-        # No phrase inside at all: the column's edges cut phrases OCR read across cells.
-        numbers = bool(lines) and all(
+        numbers = all(
             is_numeric(p.text) and not ends_in_amount(p.text)
             for line in lines
             for p in line.phrases
