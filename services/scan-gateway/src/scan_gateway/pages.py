@@ -123,24 +123,6 @@ def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
 
 # A header row of this many captions may have one read otherwise on another page.
 MIN_CAPTIONS_TO_TOLERATE = 3
-# A wrapped caption's lines below its header that a page may give rows of their own.
-MAX_CAPTION_LINES = 3
-
-
-def _captions_end(rows: Sequence[Sequence[str | None]], last: int) -> int:
-    """The last row of a header's captions: its last row, or the lines of wrapped captions
-    below it, rows of words without a digit, that a page without cell borders set apart
-    (one page of a scan may read them as rows of their own, the next as lines of the
-    header's cells)."""
-    end = last
-    while end + 1 < len(rows) and end - last < MAX_CAPTION_LINES:
-        filled = [cell for cell in rows[end + 1] if not is_empty(cell)]
-        if len(filled) < 2 or any(ch.isdigit() for cell in filled for ch in str(cell)):
-            break
-        end += 1
-    return end
-
-
 def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
     label and its value)."""
@@ -223,7 +205,6 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
         found = _header(page.rows) if page.rows else None
         if found is not None:
             first, last = found
-            last = _captions_end(page.rows, last)
             texts = _texts(page.rows, first, last)
             # Print titles repeat the header on a last page that holds nothing but the
             # signatures: however the page set it, it opens no document of its own.
