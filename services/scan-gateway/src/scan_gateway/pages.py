@@ -123,6 +123,8 @@ def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
 
 # A header row of this many captions may have one read otherwise on another page.
 MIN_CAPTIONS_TO_TOLERATE = 3
+
+
 def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
     label and its value)."""
