@@ -137,3 +137,20 @@ def test_a_header_printed_again_with_one_caption_read_otherwise_continues_the_do
     # Two captions read otherwise: another table.
     other = [["№ n/t", "Сч", *captions[0][2:]], captions[1]]
     assert len(assemble([first, page(2, [*other, *rows[3:]])]).documents) == 2
+
+
+def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:
+    captions = ["Дата документа", "Номер документа", "Дебет", "Кредит", "Контрагент", "Детали"]
+    rows = [
+        [f"{day:02d}.05.2024", f"{day}", "100,00", None, "ООО «Альфа»", "Оплата"]
+        for day in range(1, 4)
+    ]
+    titles = [
+        ["Выписка по счету BY14PJCB30127754876910193300"],
+        ["Остаток на начало периода на:", "01.05.2024", "48 607,51"],
+    ]
+    first = page(1, [*titles, captions, *rows])
+    second = page(2, [captions, *rows])
+    assembled = assemble([first, second])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]

@@ -159,15 +159,19 @@ def test_a_name_run_that_runs_on_into_the_indicator_is_cut_where_the_indicators_
     assert row in build_page_grid(page).rows
 
 
-def test_dashes_set_left_over_amounts_set_right_and_a_level_before_the_header() -> None:
+@pytest.mark.parametrize("decimals", [2, 1], ids=["kopecks", "thousands-to-one-decimal"])
+def test_dashes_set_left_over_amounts_set_right_and_a_level_before_the_header(
+    decimals: int,
+) -> None:
     # A level printed before every line, the header's too: its group caption spans the
     # debit and credit columns, which only the body's lines part. A zero is a dash set
-    # left in its cell, the amounts are set right.
+    # left in its cell, the amounts are set right (in thousands, to one decimal).
     runs = [(20.0, 20.0, "0"), (40, 20, "Счет"), (150, 20, "САЛЬДО НА 01.04.2025"),
             (270, 20, "ОБОРОТЫ ЗА ПЕРИОД"),
             (150, 30, "ДЕБЕТУ"), (210, 30, "КРЕДИТУ"), (270, 30, "ДЕБЕТУ"), (330, 30, "КРЕДИТУ")]  # fmt: skip
     body = [("01", "12,00", "-", "5,00", "-"), ("02", "-", "3,50", "-", "1,00"),
             ("03", "7,00", "-", "6,00", "2,00"), ("04", "-", "8,50", "-", "-")]  # fmt: skip
+    body = [tuple(t[: len(t) - 2 + decimals] if "," in t else t for t in row) for row in body]
     for k, (code, *amounts) in enumerate(body):
         y = 44.0 + 12 * k
         runs += [(20, y, "0"), (40, y, code)]
@@ -177,3 +181,24 @@ def test_dashes_set_left_over_amounts_set_right_and_a_level_before_the_header() 
     assert [row for row in grid.rows if row[1] in ("01", "02", "03", "04")] == [
         ["0", code, *amounts] for code, *amounts in body
     ]
+
+
+def test_column_numbers_set_right_over_amounts_set_left_number_their_own_columns() -> None:
+    # Amounts printed as text are set left; the column numbers under the header are numbers,
+    # set right against the next column: the gap the body leaves ends where a number ends,
+    # and a number of two digits starts nearer the gap's other side.
+    amounts = [
+        ("1 156 789.10", "2 250.00", "11.00", "4.00"),
+        ("12 345.60", "987 654.30", "3 450.00", "5 000.00"),
+    ]
+    longest = max(width(text) for row in amounts for text in row)
+    step = longest + width("10") + 3
+    starts = [60 + k * step for k in range(5)]
+    runs = [(20.0, 20.0, "Счет")] + [(x, 20, "Сумма") for x in starts[:4]]
+    for number, right in zip(("1", "10", "11", "12", "13"), [58.2, *starts[1:]], strict=True):
+        runs.append((right - 1.8 - width(number), 32, number))
+    for k, row in enumerate(amounts):
+        y = 44.0 + 12 * k
+        runs += [(20, y, f"0{k + 1}"), *((x, y, text) for x, text in zip(starts, row))]
+    grid = build_page_grid(page_of(*runs))
+    assert ["1", "10", "11", "12", "13"] in grid.rows

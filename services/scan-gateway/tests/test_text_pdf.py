@@ -31,19 +31,8 @@ FAMILIES = [
     "statement-broken-balance",
     "statement-broken-unp",
 ]
-# Without ruling, a label wrapped onto a second line in a row that has no amount at all
-# (one "Счет" column holding code and name) cannot be told from a new row: the second line
-# becomes a row of its own. Known, kept visible.
-KNOWN_LIMITS = {("osv-general-one-column-7-001", False)}
 CASES = [
-    pytest.param(
-        layout,
-        ruled,
-        id=f"{layout.name}-{'ruled' if ruled else 'unruled'}",
-        marks=pytest.mark.xfail(strict=True, reason="wrapped label of an empty row, unruled")
-        if (layout.name, ruled) in KNOWN_LIMITS
-        else (),
-    )
+    pytest.param(layout, ruled, id=f"{layout.name}-{'ruled' if ruled else 'unruled'}")
     for layout in generate(seed=7, per_family=2, families=FAMILIES)
     for ruled in (True, False)
 ]

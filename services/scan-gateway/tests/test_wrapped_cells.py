@@ -135,3 +135,78 @@ def test_a_quantity_line_under_amounts_printed_with_dashes_for_zeros_is_a_row() 
     ]
     lines = [line(k * (PITCH + ROW_GAP), row) for k, row in enumerate(cells)]
     assert texts(fold_wrapped(lines, PITCH)) == cells
+
+
+def test_a_name_that_starts_with_its_code_on_a_line_without_amounts_is_a_row_of_zeros() -> None:
+    y = PITCH + ROW_GAP
+    lines = [
+        line(0, {0: "Счет", 1: "Сальдо"}),
+        line(y, {0: "08 Вложения", 1: "500,00"}),
+        line(2 * y, {0: "08.1 Приобретение ОС", 1: "500,00"}),
+        # All zeros, printed empty: the code and name alone, one row's pitch lower.
+        line(3 * y, {0: "08.1.1 Приобретение ОС (1)"}),
+        line(4 * y, {0: "08.1.2 Приобретение ОС (2)", 1: "500,00"}),
+    ]
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert [row[0] for row in rows[1:]] == [
+        "08 Вложения",
+        "08.1 Приобретение ОС",
+        "08.1.1 Приобретение ОС (1)",
+        "08.1.2 Приобретение ОС (2)",
+    ]
+
+
+def test_the_lines_of_one_wrapped_cell_join_one_row_even_when_the_last_is_nearer_the_next() -> (
+    None
+):
+    # Day captions sit close above their transactions, purposes wrap below: the page looks
+    # centred, and a purpose's third line is nearer the next transaction than its first.
+    days = {
+        "01": [("100,00", ["Оплата по счету № 1 от", "01.02.2025 за строительные", "материалы"])],
+        "02": [
+            ("200,00", ["Оплата по счету № 2 от", "02.02.2025 за строительные", "материалы"]),
+            ("300,00", ["Возврат средств по", "договору № 7"]),
+        ],
+    }
+    y = 0.0
+    lines = [line(y, {0: "Дата", 1: "Сумма", 2: "Назначение"})]
+    for day, transactions in days.items():
+        y += PITCH + 2 * ROW_GAP
+        lines.append(line(y, {3: f"За {day}.02.2025"}))
+        y += PITCH
+        for amount, purpose in transactions:
+            lines.append(line(y, {0: f"{day}.02.2025", 1: amount, 2: purpose[0]}))
+            for rest in purpose[1:]:
+                y += PITCH * 0.9
+                lines.append(line(y, {2: rest}))
+            y += PITCH + ROW_GAP
+        y -= PITCH + ROW_GAP
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert [row[2] for row in rows if 2 in row][1:] == [
+        "Оплата по счету № 1 от 01.02.2025 за строительные материалы",
+        "Оплата по счету № 2 от 02.02.2025 за строительные материалы",
+        "Возврат средств по договору № 7",
+    ]
+
+
+@pytest.mark.parametrize("column", [0, 3], ids=["dates-column", "account-column"])
+def test_a_day_line_close_above_its_transactions_is_a_line_of_its_own(column: int) -> None:
+    # "За 09.10.2024" in the column of the dates, or of the account every row repeats: such
+    # a column never wraps onto a line of its own.
+    lines = [line(0, {0: "Дата", 1: "Сумма", 2: "Назначение", 3: "Счет"})]
+    y = 0.0
+    for day in ("03", "09", "12"):
+        y += PITCH + 2 * ROW_GAP
+        lines.append(line(y, {column: f"За {day}.10.2024"}))
+        y += PITCH
+        lines.append(
+            line(y, {0: f"{day}.10.2024", 1: "10,00", 2: "Оплата по счету", 3: "BY40ALFA3012"})
+        )
+        y += PITCH
+        lines.append(line(y, {2: "№ 5 от 01.10.2024"}))
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert rows[1:4] == [
+        {column: "За 03.10.2024"},
+        {0: "03.10.2024", 1: "10,00", 2: "Оплата по счету № 5 от 01.10.2024", 3: "BY40ALFA3012"},
+        {column: "За 09.10.2024"},
+    ]

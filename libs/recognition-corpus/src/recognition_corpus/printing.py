@@ -222,6 +222,12 @@ def _widths(
             beside = row[column + 1] if column + 1 < len(row) else None
             if isinstance(value, str) and beside not in (None, ""):
                 widest = max(widest, min(metrics.width(value), metrics.width("0") * _LABEL_WIDTH))
+        for r in (*range(above), *range(last + 1, len(sheet.rows))):
+            # A balance above or below the table: a form shows its numbers, never "###".
+            row = sheet.rows[r]
+            value = row[column] if column < len(row) else None
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                widest = max(widest, metrics.width(_shown(value, sheet.formats.get((r, column)))))
         widths.append(max(4.0, _characters(widest + 2 * _PADDING) + 0.5))
     return widths
 

@@ -604,11 +604,13 @@ def _line_rows(
                 if a <= phrase.x0 <= b:
                     # A caption starting in a gap is set left in the column right of it; a
                     # number set right against the gap's far side (as a spreadsheet sets
-                    # it: a column number, a quantity) is the column's left of it.
+                    # it: a column number, a quantity) is the column's left of it, however
+                    # near the gap's other side it starts (that column's values may be text
+                    # set left, ending well before its right edge).
                     right_set = (
                         (numbers or is_numeric(phrase.text))
                         and phrase.x1 <= b
-                        and b - phrase.x1 < phrase.x0 - a
+                        and (b - phrase.x1 < phrase.x0 - a or b - phrase.x1 <= PHRASE_GAP * height)
                     )
                     column = k if right_set else k + 1
             row.setdefault(column, []).extend(phrase.words)
@@ -691,7 +693,7 @@ def _captions_over_values(rows: list[dict[int, list[Word]]], columns: int) -> Mo
 
     def amounts(row: dict[int, list[Word]]) -> bool:
         texts = (" ".join(w.text for w in words) for words in row.values())
-        return sum(is_numeric(t) and bool(_AMOUNT_LIKE.search(t)) for t in texts) >= 2
+        return sum(_amount_like(t) for t in texts) >= 2
 
     width = max(max((max(row) for row in rows if row), default=-1) + 1, columns)
     same = list(range(width))
@@ -713,6 +715,11 @@ def _captions_over_values(rows: list[dict[int, list[Word]]], columns: int) -> Mo
     shift = [sum(1 for m in moved if m < c) for c in range(width)]
     where = [(c := moved.get(k, k)) - shift[c] for k in range(width)]
     return [{where[k]: words for k, words in row.items()} for row in rows], where
+
+
+def _amount_like(text: str) -> bool:
+    """An amount as any sheet prints it: with decimals (one in thousands) or four digits."""
+    return is_numeric(text) and bool(_AMOUNT_LIKE.search(text))
 
 
 def _one_column_set_two_ways(rows: list[dict[int, list[Word]]], columns: int) -> Moved:
@@ -761,13 +768,13 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
     dashes = [
         text(row[left])
         for row in lefts
-        if any(ends_in_amount(text(words)) for words in row.values())
+        if any(_amount_like(text(words)) for words in row.values())
     ]
     return (
         bool(dashes)
         and all(is_dash(t) for t in dashes)
         and all(is_numeric(t) for t in right_texts)
-        and any(ends_in_amount(t) for t in right_texts)
+        and any(_amount_like(t) for t in right_texts)
     )
 
 

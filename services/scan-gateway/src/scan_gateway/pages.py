@@ -127,9 +127,14 @@ MIN_CAPTIONS_TO_TOLERATE = 3
 
 def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
-    label and its value)."""
-    filled = [cell for cell in row if cell is not None and cell.strip()]
-    return len(filled) >= 3 and any(ends_in_amount(cell) for cell in filled)
+    label and its value, or a label ending in a colon and its values: "Остаток на: |
+    01.05.2024 | 48 607,51")."""
+    filled = [cell.strip() for cell in row if cell is not None and cell.strip()]
+    return (
+        len(filled) >= 3
+        and not filled[0].endswith(":")
+        and any(ends_in_amount(cell) for cell in filled)
+    )
 
 
 def _texts(rows: Sequence[Sequence[str | None]], first: int, last: int) -> tuple[str, ...]:

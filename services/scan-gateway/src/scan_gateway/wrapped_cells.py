@@ -28,8 +28,12 @@ def ends_in_amount(text: str) -> bool:
 
 
 _DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
+_DATE_FIRST = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
+_DATE_IN = re.compile(r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 _DASHES = "-–—− "
+# An account's code before its name in one cell ("08.1.1 Приобретение ...").
+_CODE_LED = re.compile(r"^\d{2,3}(?:\.\d{1,3})*\s+\S")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
 NUMERIC_COLUMN = 0.6
 # How much closer (in line heights) one neighbour must be than the other to show which
@@ -43,6 +47,9 @@ EDGE_PITCH = 1.6
 CAPTION_PITCH = 1.4
 # One alignment must have this many times the other's evidence to be taken.
 MAJORITY = 3
+# A line of this many cells is a row of the table (a title line holds a label and a value
+# or two).
+TABLE_ROW_CELLS = 4
 
 
 def is_numeric(text: str) -> bool:
@@ -108,6 +115,57 @@ def _kind(line: TableLine, numeric: set[int]) -> _Kind:
     return _Kind.TEXT
 
 
+def _with_zero_rows(lines: Sequence[TableLine], kinds: list[_Kind]) -> list[_Kind]:
+    """Where the rows' names start with their account's code, a text line that does too is
+    a row whose amounts are all zero and printed empty, not a name wrapped onto the row
+    above."""
+    counts: dict[int, list[int]] = {}
+    for line, kind in zip(lines, kinds, strict=True):
+        if kind is _Kind.ANCHOR:
+            for column, text in line.texts:
+                if not is_numeric(text):
+                    seen = counts.setdefault(column, [0, 0])
+                    seen[0] += bool(_CODE_LED.match(text))
+                    seen[1] += 1
+    led = {c for c, (codes, all_) in counts.items() if codes >= 2 and codes * 2 > all_}
+    return [
+        _Kind.ANCHOR
+        if kind is _Kind.TEXT
+        and any(column in led and _CODE_LED.match(text) for column, text in line.texts)
+        else kind
+        for line, kind in zip(lines, kinds, strict=True)
+    ]
+
+
+def _with_day_lines(lines: Sequence[TableLine], kinds: list[_Kind]) -> list[_Kind]:
+    """A text line of one cell with a date ("За 09.10.2024") is a line of its own, not a
+    wrapped cell, in a column whose rows start with their dates or hold one word each (an
+    account): such a column does not wrap, a name or a purpose may."""
+    counts: dict[int, list[int]] = {}
+    for line, kind in zip(lines, kinds, strict=True):
+        # The table's rows, not a title's label and values.
+        if kind is _Kind.ANCHOR and len(line.texts) >= TABLE_ROW_CELLS:
+            for column, text in line.texts:
+                seen = counts.setdefault(column, [0, 0, 0])
+                seen[0] += bool(_DATE_FIRST.match(text))
+                seen[1] += len(text.split()) == 1
+                seen[2] += 1
+    still = {
+        c
+        for c, (dated, single, all_) in counts.items()
+        if all_ >= 2 and (dated * 2 > all_ or single == all_)
+    }
+    return [
+        _Kind.OTHER
+        if kind is _Kind.TEXT
+        and len(line.texts) == 1
+        and line.texts[0][0] in still
+        and _DATE_IN.search(line.texts[0][1])
+        else kind
+        for line, kind in zip(lines, kinds, strict=True)
+    ]
+
+
 def _counted(line: TableLine) -> bool:
     """A line of captions with a counter (an outline level, a row number) in front of it (a
     title line, one text, stays a line of its own)."""
@@ -168,10 +226,35 @@ def _owner(
     elif above is None or below is None:
         choice = _edge(index, above if above is not None else below, lines, unit)
     else:
-        up = lines[index].cy - lines[above].cy
-        down = lines[below].cy - lines[index].cy
+        # The lines of one cell go together: a name wrapped over three lines whose last
+        # line is nearer the next row is still the row's its first line follows.
+        first, last = _cell_lines(index, lines, kinds, unit)
+        up = lines[first].cy - lines[above].cy
+        down = lines[below].cy - lines[last].cy
         choice = above if up <= down else below
     return choice
+
+
+def _cell_lines(
+    index: int, lines: Sequence[TableLine], kinds: Sequence[_Kind], unit: float
+) -> tuple[int, int]:
+    """The first and last of the text lines around ``index`` set as closely as the lines of
+    one cell, in the same columns."""
+
+    def same_cell(a: int, b: int) -> bool:
+        return (
+            0 <= b < len(lines)
+            and kinds[b] is _Kind.TEXT
+            and {c for c, _ in lines[a].texts} == {c for c, _ in lines[b].texts}
+            and abs(lines[b].cy - lines[a].cy) <= CAPTION_PITCH * unit
+        )
+
+    first = last = index
+    while same_cell(first, first - 1):
+        first -= 1
+    while same_cell(last, last + 1):
+        last += 1
+    return first, last
 
 
 def _edge(index: int, anchor: int | None, lines: Sequence[TableLine], unit: float) -> int | None:
@@ -210,7 +293,7 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
     wrapped lines, every other line a row of its own, in page order. ``unit``: the height of
     a line of text."""
     numeric = _numeric_columns(lines)
-    kinds = [_kind(line, numeric) for line in lines]
+    kinds = _with_day_lines(lines, _with_zero_rows(lines, [_kind(line, numeric) for line in lines]))
     # Above the table's amounts, an outline level printed before the captions ("0 | Счет |
     # Сальдо") makes a row of them, and still they take their wrapped lines.
     body = next(
