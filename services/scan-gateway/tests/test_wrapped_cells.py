@@ -156,9 +156,7 @@ def test_a_name_that_starts_with_its_code_on_a_line_without_amounts_is_a_row_of_
     ]
 
 
-def test_the_lines_of_one_wrapped_cell_join_one_row_even_when_the_last_is_nearer_the_next() -> (
-    None
-):
+def test_the_lines_of_one_wrapped_cell_join_one_row_even_when_the_last_is_nearer_the_next() -> None:
     # Day captions sit close above their transactions, purposes wrap below: the page looks
     # centred, and a purpose's third line is nearer the next transaction than its first.
     days = {

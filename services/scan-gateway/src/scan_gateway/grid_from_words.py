@@ -766,9 +766,7 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
     # Dashes for nothing set left over amounts set right (with quantities set right too),
     # the dashes under the caption: in the rows that hold amounts.
     dashes = [
-        text(row[left])
-        for row in lefts
-        if any(_amount_like(text(words)) for words in row.values())
+        text(row[left]) for row in lefts if any(_amount_like(text(words)) for words in row.values())
     ]
     return (
         bool(dashes)
