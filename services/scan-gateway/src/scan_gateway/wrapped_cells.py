@@ -226,8 +226,8 @@ def _owner(
     elif above is None or below is None:
         choice = _edge(index, above if above is not None else below, lines, unit)
     else:
-        # The lines of one cell go together: a name wrapped over three lines whose last
-        # line is nearer the next row is still the row's its first line follows.
+        # The lines of one cell go together: a purpose wrapped over three lines belongs to
+        # the row its first line follows, though its last line is nearer the next row.
         first, last = _cell_lines(index, lines, kinds, unit)
         up = lines[first].cy - lines[above].cy
         down = lines[below].cy - lines[last].cy
