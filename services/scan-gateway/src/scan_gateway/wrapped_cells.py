@@ -27,9 +27,10 @@ def ends_in_amount(text: str) -> bool:
     return bool(_ENDS_IN_AMOUNT.search(text))
 
 
-_DATE = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}$")
-_DATE_FIRST = re.compile(r"^\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
-_DATE_IN = re.compile(r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b")
+_DAY = r"\d{1,2}[./]\d{1,2}[./]\d{2,4}"
+_DATE = re.compile(rf"^{_DAY}$")
+_DATE_FIRST = re.compile(rf"^{_DAY}\b")
+_DATE_IN = re.compile(rf"\b{_DAY}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
 _DASHES = "-–—− "
 # An account's code before its name in one cell ("08.1.1 Приобретение ...").
