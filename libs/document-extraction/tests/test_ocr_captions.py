@@ -241,6 +241,46 @@ def test_money_columns_the_captions_leave_open_are_placed_by_the_rows_arithmetic
     assert 90 <= header.confidence < 100
 
 
+def test_every_debit_side_misread_is_placed_by_the_rows_arithmetic() -> None:
+    # "Д-Т" read as "4-Т" under all three groups: only the credits are named.
+    rows = [
+        ["Счет", "Наименование счета", "Входящее сальдо", None, "Оборот за период", None,
+         "Исходящее сальдо", None],
+        [None, None, "4-Т", "К-Т", "4-Т", "К-Т", "4-Т", "К-Т"],
+        ["08", "Вложения во внеоборотные активы", None, "382258,10", "549998,60", "183867,20",
+         None, "16126,70"],
+        ["10", "Материалы", "182087,10", None, "460830,10", None, "642917,20", None],
+        ["20", "Основное производство", None, None, "24028,70", "212945,50", None, "188916,80"],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (0, 1)
+    assert header.money == {
+        "opening_debit": 2,
+        "opening_credit": 3,
+        "turnover_debit": 4,
+        "turnover_credit": 5,
+        "closing_debit": 6,
+        "closing_credit": 7,
+    }
+    assert header.misread_columns == (2, 4, 6)
+
+
+def test_a_label_column_no_caption_names_is_the_one_whose_body_holds_labels() -> None:
+    # "Счет" read as "Cuer" beside a row-number column: the codes say which column is the label.
+    rows = [
+        ["№", "Cuer", "Сальдо на начало", None, "Обороты", None, "Сальдо на конец", None],
+        [None, None, "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+        ["1", "02 Амортизация основных средств", None, "286949.40", None, None, None, "286949.40"],
+        ["2", "10", "417629.10", None, None, "120272.30", "297356.80", None],
+        ["3", "10.1 Сырье и материалы", "214056.90", None, None, "120272.30", "93784.60", None],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.label_col == 1
+    assert header.confidence < 100
+
+
 def test_no_placement_without_rows_that_balance() -> None:
     rows = [list(row) for row in CURRENCY_ROWS]
     for row in rows[1:]:

@@ -134,9 +134,24 @@ def test_a_header_printed_again_with_one_caption_read_otherwise_continues_the_do
     assembled = assemble([first, page(2, [*misread, *rows[3:]])])
     assert assembled.documents == [0]
     assert assembled.pages == [(1, 2)]
-    # Two captions read otherwise: another table.
-    other = [["№ n/t", "Сч", *captions[0][2:]], captions[1]]
-    assert len(assemble([first, page(2, [*other, *rows[3:]])]).documents) == 2
+    # Captions that name other columns: another table.
+    other = [["№ n/t", "Сч", "Наименование", *captions[0][2:]], [None, None, *captions[1][1:]]]
+    named = [[*row[:2], "Материалы", *row[2:]] for row in rows[3:]]
+    assert len(assemble([first, page(2, [*other, *named])]).documents) == 2
+
+
+def test_a_header_printed_again_with_captions_read_otherwise_but_the_same_roles_continues() -> (
+    None
+):
+    captions: list[list[str | None]] = [["№ п/п", *HEADER[0]], [None, *HEADER[1]]]
+    rows = [[str(k), *row] for k, row in enumerate(body(1, 5), start=1)]
+    first = page(1, [["Оборотно-сальдовая ведомость"], *captions, *rows[:3]])
+    # Two captions read otherwise, each still naming what its column holds.
+    misread = [["№ n/t", "Счет", "Сальдо на начапо", *captions[0][3:]], captions[1]]
+    assembled = assemble([first, page(2, [*misread, *rows[3:]])])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]
+    assert [row[1] for row in assembled.grids[0].rows[-5:]] == ["01", "02", "03", "04", "05"]
 
 
 def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from document_extraction.accounts import is_plain_code
 from document_extraction.captions import (
     DATE_WORD,
     MAX_COLUMNS,
@@ -56,7 +57,7 @@ INFERRED_LABEL_CONFIDENCE = 95
 FIT_ROWS = 200
 # Money fields captions may leave open for the body's arithmetic to place, and how many rows
 # must balance under the placement at least.
-MAX_OPEN_FIELDS = 2
+MAX_OPEN_FIELDS = 3
 MIN_BALANCED_ROWS = 2
 # Confidence a header loses per column it named through a misread caption word, and the least it
 # keeps: its captions were not read as printed, but its body confirmed them.
@@ -271,7 +272,7 @@ _GROUPS_OF = {
 def _money_by_arithmetic(
     rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[Column]
 ) -> dict[str, int] | None:
-    """The six money columns where captions name four or five of them and leave the others
+    """The six money columns where captions name three to five of them and leave the others
     open among columns of money (a side misread beyond recognition: «Обороты за период fit»
     beside a currency column): the body's arithmetic chooses, the choice under which most
     rows balance, if at least half of the rows with amounts do."""
@@ -394,7 +395,9 @@ def _osv_header(
     elif name_col is not None:
         label_col, name_col = name_col, None
     elif label_col is None:
-        label_col = 0
+        start = _header_end(rows, last, money.values()) + 1
+        candidates = [c for c in range(first_money) if c != indicator_col]
+        label_col = _label_by_body(rows, start, candidates)
         confidence = INFERRED_LABEL_CONFIDENCE
     label_caption = captions.get(label_col, "")
     if name_col == label_col:
@@ -412,6 +415,22 @@ def _osv_header(
         confidence=confidence,
         turnover_assumed=turnover_role is not None and turnover_role[0] == MOVEMENT,
     )
+
+
+def _label_by_body(rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[int]) -> int:
+    """The label column no caption names (OCR read "Счет" as "Cuer"): of the ``columns``
+    left of the money, the one whose body holds the most labels (texts, and codes of two
+    digits or more: a row-number column beside it holds neither), the first on a tie."""
+
+    def labels(column: int) -> int:
+        return sum(
+            isinstance(cell := row[column] if column < len(row) else None, str)
+            and bool(cell.strip())
+            and (not is_counter(cell) or is_plain_code(cell.strip()))
+            for row in rows[start : start + FIT_ROWS]
+        )
+
+    return max(columns, key=lambda column: (labels(column), -column), default=0)
 
 
 def _caption_row(row: Sequence[CellValue]) -> bool:

@@ -23,6 +23,16 @@ from scan_gateway.wrapped_cells import ends_in_amount
 _T = TypeVar("_T")
 
 
+@dataclass(frozen=True)
+class _Header:
+    first: int
+    last: int
+    roles: tuple[str, ...]
+    """The columns' roles left to right ("label", "name", "opening_debit", ...)."""
+    columns: tuple[int, ...]
+    """The column of each role."""
+
+
 @dataclass
 class _Group:
     pages: list[PageGrid]
@@ -33,6 +43,7 @@ class _Group:
     """Per row of the joined grid: (page, line on that page)."""
     header: tuple[str, ...] = ()
     header_rows: Sequence[Sequence[str | None]] = ()
+    found: _Header | None = None
     has_document: bool = False
 
     def add(self, page: PageGrid, start: int = 0, columns: dict[int, int] | None = None) -> None:
@@ -63,11 +74,14 @@ def _column_map(
     page_texts: tuple[str, ...],
     first: Sequence[Sequence[str | None]],
     first_texts: tuple[str, ...],
+    roles: dict[int, int],
 ) -> dict[int, int]:
     """Where each column of a page's repeated header stands in the first page's header: the
-    caption cells of the same rows (``_texts``), in order. A scan rebuilds the columns of every
-    page from what that page shows, and a page with rules may have a column more or less at an
-    edge than one without. Columns between captions keep their distance to the caption left."""
+    caption cells of the same rows (``_texts``), in order, or else the columns of the same
+    role (``roles``: OCR read the captions otherwise on one page). A scan rebuilds the
+    columns of every page from what that page shows, and a page with rules may have a column
+    more or less at an edge than one without. Columns between captions keep their distance
+    to the caption left."""
     known: dict[int, int] = {}
     for row, text in zip(page, page_texts, strict=True):
         if text not in first_texts:
@@ -77,7 +91,7 @@ def _column_map(
         theirs = [c for c, cell in enumerate(match) if not is_empty(cell)]
         known.update(zip(ours, theirs, strict=True))
     if not known:
-        known = _same_columns(page, first) or {}
+        known = _same_columns(page, first) or roles
     if not known or all(c == t for c, t in known.items()):
         return {}
     width = max(len(row) for row in page)
@@ -100,25 +114,34 @@ class Assembled:
     """First and last page of each grid."""
 
 
+def _same_roles(page: _Header, first: _Header | None) -> bool:
+    return first is not None and page.roles == first.roles
+
+
 def has_header(grid: PageGrid) -> bool:
     return bool(grid.rows) and _header(grid.rows) is not None
 
 
-def _header(rows: Sequence[Sequence[str | None]]) -> tuple[int, int] | None:
-    """The first and last row of the page's table header. A header has titles above it, not
-    rows of amounts: what looks like one below the rows a page continues (the closing lines
-    of a statement) is not a new document's."""
-    found: tuple[int, int] | None = None
+def _header(rows: Sequence[Sequence[str | None]]) -> _Header | None:
+    """The page's table header. A header has titles above it, not rows of amounts: what
+    looks like one below the rows a page continues (the closing lines of a statement) is not
+    a new document's."""
+    found: tuple[int, int, dict[str, int | None]] | None = None
     osv = find_osv_header(rows)
     if osv is not None:
-        found = osv.first_row, osv.last_row
+        roles = {"label": osv.label_col, "name": osv.name_col, "indicator": osv.indicator_col}
+        found = osv.first_row, osv.last_row, {**roles, **osv.money}
     else:
         statement = find_statement_header(rows)
         if statement is not None:
-            found = statement.first_row, statement.row
-    if found is not None and any(_amounts(row) for row in rows[: found[0]]):
+            found = statement.first_row, statement.row, {**statement.columns}
+    if found is None or any(_amounts(row) for row in rows[: found[0]]):
         return None
-    return found
+    first, last, named = found
+    placed = sorted((column, role) for role, column in named.items() if column is not None)
+    return _Header(
+        first, last, tuple(role for _, role in placed), tuple(column for column, _ in placed)
+    )
 
 
 # A header row of this many captions may have one read otherwise on another page.
@@ -211,30 +234,41 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
     for page in pages:
         found = _header(page.rows) if page.rows else None
         if found is not None:
-            first, last = found
+            first, last = found.first, found.last
             texts = _texts(page.rows, first, last)
             # Print titles repeat the header on a last page that holds nothing but the
-            # signatures: however the page set it, it opens no document of its own.
+            # signatures: however the page set it, it opens no document of its own. OCR may
+            # read a repeated header's captions otherwise; their roles are still the same.
+            opened = current if current is not None and current.has_document else None
             repeated = (
-                current is not None
-                and current.has_document
+                opened is not None
                 and (
-                    _same_header(
-                        texts, current.header, page.rows[first : last + 1], current.header_rows
+                    _same_roles(found, opened.found)
+                    or _same_header(
+                        texts, opened.header, page.rows[first : last + 1], opened.header_rows
                     )
                     or not any(_amounts(row) for row in page.rows[last + 1 :])
                 )
                 and all(all(is_empty(c) for c in row) for row in page.rows[:first])
             )
-            if repeated and current is not None:
-                current.pages.append(page)
-                columns = _column_map(
-                    page.rows[first : last + 1], texts, current.header_rows, current.header
+            if repeated and opened is not None:
+                opened.pages.append(page)
+                roles = (
+                    dict(zip(found.columns, opened.found.columns, strict=True))
+                    if opened.found is not None and _same_roles(found, opened.found)
+                    else {}
                 )
-                current.add(page, last + 1, columns)
+                columns = _column_map(
+                    page.rows[first : last + 1], texts, opened.header_rows, opened.header, roles
+                )
+                opened.add(page, last + 1, columns)
                 continue
             current = _Group(
-                [page], header=texts, header_rows=page.rows[first : last + 1], has_document=True
+                [page],
+                header=texts,
+                header_rows=page.rows[first : last + 1],
+                found=found,
+                has_document=True,
             )
             current.add(page)
             groups.append(current)
