@@ -140,9 +140,7 @@ def test_a_header_printed_again_with_one_caption_read_otherwise_continues_the_do
     assert len(assemble([first, page(2, [*other, *named])]).documents) == 2
 
 
-def test_a_header_printed_again_with_captions_read_otherwise_but_the_same_roles_continues() -> (
-    None
-):
+def test_a_header_printed_again_with_captions_read_otherwise_but_the_same_roles_continues() -> None:
     captions: list[list[str | None]] = [["№ п/п", *HEADER[0]], [None, *HEADER[1]]]
     rows = [[str(k), *row] for k, row in enumerate(body(1, 5), start=1)]
     first = page(1, [["Оборотно-сальдовая ведомость"], *captions, *rows[:3]])
