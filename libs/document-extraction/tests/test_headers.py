@@ -251,6 +251,24 @@ def test_statement_direction_column_amount_columns_and_dates_chosen_by_the_body(
     assert header.extra["own_account"] == 0
 
 
+def test_one_account_on_every_line_under_no_counterparty_caption_is_the_statements_own() -> None:
+    own = "BY74BPSB30123080564900193300"
+    captions = ["Номер счета", "Дата", "№ док.", "Дебет", "Кредит", "Корреспондент", "1ВАМ"]
+    lines = [
+        [own, "03.03.2024", "61410", "46860.77", None, "СООО «Белвест»", "BY77PJCB3012..."],
+        [own, "04.03.2024", "61411", None, "120.00", "ООО «Альфа»", "BY12ALFA3012..."],
+        [own, "05.03.2024", "61412", "15.00", None, "ЧУП «Бета»", "BY40BAPB3012..."],
+    ]
+    header = find_statement_header([captions, *lines])
+    assert header is not None
+    assert header.extra["own_account"] == 0
+    assert "account" not in header.columns
+    # Two lines are too few to tell the statement's account from one counterparty's.
+    header = find_statement_header([captions, *lines[:2]])
+    assert header is not None
+    assert header.columns["account"] == 0
+
+
 def test_english_and_machine_captions() -> None:
     rows = [
         ["amount", "operationDate", "transactionType", "details", "FROM_DATE"],

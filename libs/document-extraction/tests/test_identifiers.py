@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from document_extraction.identifiers import (
+    find_account,
     iban_valid,
     inn_valid,
     normalize_account,
@@ -43,3 +44,15 @@ def test_identifiers_are_compacted() -> None:
     assert normalize_account("BY66 PJCB 3012 0612 3410 1000 0933") == "BY66PJCB30120612341010000933"
     assert normalize_tax_id(" 192 745 313 ") == "192745313"
     assert normalize_tax_id("12345") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Счет: BY62 BAPB 3012 3188 8731 8016 4300",
+        "Счет: BY62 ВАРВ 3012 3188 8731 8016 4300",  # the bank code read in Cyrillic
+        "Счет: ВУ62ВАРВ30123188873180164300 (BYN)",
+    ],
+)
+def test_an_account_is_found_in_a_line(line: str) -> None:
+    assert find_account(line) == "BY62BAPB30123188873180164300"

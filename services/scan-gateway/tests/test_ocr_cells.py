@@ -226,6 +226,31 @@ def test_the_level_printed_before_a_title_is_the_level_columns() -> None:
     assert rows[2][1:] == ["0", "10", "1000,00", "5,00"]
 
 
+def test_the_level_before_a_code_on_a_row_of_zeros_is_the_level_columns() -> None:
+    # Unruled: levels set right at 106-118, codes and names set left from 130, amounts set
+    # right. OCR sets the level and the code as close as the words of one phrase; a row of
+    # zeros, printed empty, is nothing but its level, code and name.
+    rows_in = [("0", "10 Материалы", "1000,00"), ("1", "10.1 Сырье", "1000,00"),
+               ("0", "41 Товары", None), ("1", "41.1 Товары на складах", None),
+               ("0", "50 Касса", "5,00")]  # fmt: skip
+    words = [ocr_word(t, x, 10) for t, x in (("№", 100), ("Счет", 130), ("Дебет", 620))]
+    words.append(ocr_word("Кредит", 816, 10))
+    for k, (level, label, amount) in enumerate(rows_in):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(level, 106, y))
+        x = 130.0
+        for part in label.split():
+            words.append(ocr_word(part, x, y))
+            x += len(part) * DIGIT + 8
+        if amount:
+            words += [ocr_word(amount, right - len(amount) * DIGIT, y) for right in (700, 900)]
+    rows = grid_of(words)
+    assert [row[:2] for row in rows[1:]] == [
+        ["0", "10 Материалы"], ["1", "10.1 Сырье"], ["0", "41 Товары"],
+        ["1", "41.1 Товары на складах"], ["0", "50 Касса"],
+    ]  # fmt: skip
+
+
 def test_an_amount_set_right_against_a_name_set_left_is_two_cells() -> None:
     # The credit column's amounts end at 598, the names start at 606: OCR reads no space
     # there ("20727,11ООО"); the captions over the names start at 606 on both their lines,

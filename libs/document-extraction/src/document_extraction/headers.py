@@ -616,6 +616,18 @@ def _constant(rows: Sequence[Sequence[CellValue]], col: int) -> bool:
     return len(values) >= 2 and len(set(map(str, values))) == 1
 
 
+# Lines that must show one and the same account before it is taken for the statement's own.
+MIN_OWN_ACCOUNT_LINES = 3
+
+
+def _own_account(lines: Sequence[Sequence[CellValue]], candidates: Sequence[Column]) -> bool:
+    if len(candidates) != 1 or candidates[0].words & _NAME_WORDS:
+        return False
+    col = candidates[0].index
+    values = [row[col] for row in lines if col < len(row) and not is_empty(row[col])]
+    return len(values) >= MIN_OWN_ACCOUNT_LINES and _constant(lines, col)
+
+
 def _lines(
     rows: Sequence[Sequence[CellValue]], start: int, money: Sequence[int], dates: Sequence[int]
 ) -> list[Sequence[CellValue]]:
@@ -753,6 +765,11 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                 chosen[role] = _best(lines, candidates, _is_date, _DATE_PREFERRED)
             elif role == "amount":
                 chosen[role] = _best(lines, candidates, _is_amount, frozenset({"счет"}))
+            elif role == "account" and _own_account(lines, candidates):
+                # One account on every line, under a caption that names no counterparty
+                # (its counterparty's account column went unread): the statement's own.
+                extra["own_account"] = candidates[0].index
+                continue
             elif role == "account" and len(candidates) > 1:
                 # The statement's own account printed on every line beside the counterparty's:
                 # the one whose value never changes, unless the captions say whose is whose.

@@ -14,7 +14,7 @@ _BIC = re.compile(r"[0-9A-Z]{8}|[0-9A-Z]{11}|[0-9]{9}")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[0-9A-Z]{11,30}")
 _BY_IBAN = re.compile(r"BY\d{2}[A-Z]{4}\d{4}[0-9A-Z]{16}")
 # Latin look-alikes that OCR and hand typing put into identifiers.
-_LOOKALIKES = str.maketrans("АВЕКМНОРСТХ", "ABEKMHOPCTX")
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТУХ", "ABEKMHOPCTYX")
 
 
 def compact(text: str) -> str:
@@ -140,8 +140,9 @@ _BY_IBAN_LENGTH = 28
 
 def find_account(text: str) -> str | None:
     """The first account number in a line: an IBAN, also printed in groups of four
-    ("BY09 ALFA 3012 …") and followed by other words, else a 20-, 16- or 13-digit number."""
-    for match in _IBAN_IN_TEXT.finditer(text):
+    ("BY09 ALFA 3012 …"), with Cyrillic look-alikes ("BY62 ВАРВ 3012 …") and followed by
+    other words, else a 20-, 16- or 13-digit number."""
+    for match in _IBAN_IN_TEXT.finditer(text.translate(_LOOKALIKES)):
         raw = compact(match.group(0))
         for end in range(len(raw), 14, -1):
             if iban_valid(raw[:end]):

@@ -634,15 +634,18 @@ def _cut_leading(
 
 
 def _apart_after(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
-    """A line's first phrase cut after its leading numbers where a column boundary falls
-    there."""
+    """A line's first phrase cut between its leading numbers, and after them, where a column
+    boundary falls there (an outline level before a code: "0 | 41 Товары")."""
     count = _leading_numbers(phrase.words)
     if not 0 < count < len(phrase.words):
         return [phrase]
-    before, after = phrase.words[count - 1], phrase.words[count]
-    if any(before.x1 <= bound <= after.x0 for bound in bounds):
-        return [Phrase(phrase.words[:count]), Phrase(phrase.words[count:])]
-    return [phrase]
+    parts = [Phrase([phrase.words[0]])]
+    for k, (before, word) in enumerate(itertools.pairwise(phrase.words), start=1):
+        if k <= count and any(before.x1 <= bound <= word.x0 for bound in bounds):
+            parts.append(Phrase([word]))
+        else:
+            parts[-1].words.append(word)
+    return parts
 
 
 def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
