@@ -101,6 +101,10 @@ def test_a_bold_dt_misread_is_a_debit_caption(misread: str) -> None:
     assert "дебет" in words_of(norm(f"{misread} сальдо на начало"))
 
 
+def test_a_kt_with_its_hyphen_read_into_one_letter_is_a_credit_caption() -> None:
+    assert "кредит" in words_of(norm("ЮТ"))
+
+
 def test_a_bold_ob_misread_is_a_turnover_caption() -> None:
     assert "оборот" in words_of(norm("КТ ОВ. ЗА ПЕРИОД"))
 

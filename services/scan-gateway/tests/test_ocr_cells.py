@@ -251,6 +251,38 @@ def test_the_level_before_a_code_on_a_row_of_zeros_is_the_level_columns() -> Non
     ]  # fmt: skip
 
 
+def test_the_sides_under_a_group_caption_in_one_band_are_parted_by_their_rules() -> None:
+    # One band holds the group caption over two columns and, below it, each column's side;
+    # the rule between the sides starts under the caption (or was lost in the header), and
+    # the credit side's box starts on it.
+    ys = [50.0, 130.0, 170.0, 210.0]
+    rules = [Rule("h", y, 50, 700) for y in ys]
+    rules += [Rule("v", x, ys[0], ys[-1]) for x in (50, 200, 700)]
+    for between in (Rule("v", 450, 90, ys[-1]), Rule("v", 450, ys[1], ys[-1])):
+        words = [ocr_word("Счет", 60, 60), ocr_word("Сальдо", 380, 60)]
+        words += [ocr_word("Дт", 300, 100), ocr_word("Кт", 447, 100)]
+        for k, y in enumerate((140, 180)):
+            words += [ocr_word(f"{10 + k}", 60, y), ocr_word("1000,00", 440 - 7 * DIGIT, y)]
+            words.append(ocr_word("5,00", 690 - 4 * DIGIT, y))
+        rows = grid_of(words, [*rules, between])
+        assert rows[0] == [None, "Счет", "Сальдо\nДт", "Кт"]
+        assert rows[1] == [None, "10", "1000,00", "5,00"]
+
+
+def test_a_line_below_a_boxed_header_whose_box_starts_on_a_rule_is_right_of_it() -> None:
+    # Rules box the header only; the body's lines below take its columns. A name set left
+    # against the rule is read with a box that starts on the rule.
+    rules = [Rule("h", y, 50, 700) for y in (50.0, 90.0)]
+    rules += [Rule("v", x, 50, 90) for x in (50, 200, 450, 700)]
+    words = [ocr_word(t, x, 60) for t, x in (("Счет", 60), ("Наименование", 210), ("Сумма", 600))]
+    for k in range(4):
+        y = 100.0 + 40 * k
+        words += [ocr_word(f"{10 + k}", 60, y), ocr_word("Товар", 197, y)]
+        words.append(ocr_word("1000,00", 690 - 7 * DIGIT, y))
+    rows = grid_of(words, rules)
+    assert rows[1:] == [[None, f"{10 + k}", "Товар", "1000,00"] for k in range(4)]
+
+
 def test_an_amount_set_right_against_a_name_set_left_is_two_cells() -> None:
     # The credit column's amounts end at 598, the names start at 606: OCR reads no space
     # there ("20727,11ООО"); the captions over the names start at 606 on both their lines,

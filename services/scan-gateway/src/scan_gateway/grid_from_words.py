@@ -62,6 +62,9 @@ RULE_MARK = 0.6
 MAX_HEADER_BANDS = 4
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
+# How far (in text heights) OCR's box of a word may start left of the rule it stands right
+# of: a letter touching the rule loses ink to it, or keeps a piece of it.
+ON_RULE = 0.25
 
 
 @dataclass
@@ -524,12 +527,12 @@ def build_page_grid(
         above = [w for w in words if w.cy < top]
         inside = [w for w in words if top <= w.cy <= bottom]
         below = [w for w in words if w.cy > bottom]
-        rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False)
+        rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False, on_rule=ocr)
         rows += _ruled_rows(inside, ys, xs, vertical, height, ocr=ocr)
         # A table boxed only around its header: its body is set below the box, by lines.
         below_lines = lines_of(below, height, gap)
         unit = statistics.median(line.extent for line in below_lines) if below_lines else height
-        rows += _line_rows(below_lines, xs, unit, fold=True, gaps=[(x, x) for x in xs])
+        rows += _line_rows(below_lines, xs, unit, fold=True, gaps=[(x, x) for x in xs], on_rule=ocr)
     else:
         lines = lines_of(words, height, gap)
         found = (
@@ -570,10 +573,13 @@ def _line_rows(
     *,
     fold: bool,
     gaps: Sequence[tuple[float, float]] = (),
+    on_rule: bool = False,
 ) -> list[dict[int, list[Word]]]:
     """A row per line; phrases go to the column their left edge is in (a phrase starting in
-    a gap belongs to the column right of it). With ``fold``, the lines of a wrapped cell join
-    the row of their amounts (``height``: of a line of text)."""
+    a gap belongs to the column right of it; with ``on_rule``, the bounds are the rules of a
+    scan, and a phrase starting just left of one is right of it). With ``fold``, the lines
+    of a wrapped cell join the row of their amounts (``height``: of a line of text)."""
+    overlap = ON_RULE * height if on_rule else 0.0
     table: list[TableLine] = []
     # The columns whose values are set left, where a run may have to be cut (a caption's
     # line run on into the next cell's).
@@ -599,7 +605,7 @@ def _line_rows(
             phrases = [part for p in phrases for part in _split_at_starts(p, starts, near)]
         numbers = _column_numbers(line)
         for phrase in phrases:
-            column = _column_of(phrase.x0, bounds)
+            column = _column_of(phrase.x0 + overlap, bounds)
             for k, (a, b) in enumerate(gaps):
                 if a <= phrase.x0 <= b:
                     # A caption starting in a gap is set left in the column right of it; a
@@ -795,29 +801,30 @@ def _ruled_rows(
         band = min(max(bisect.bisect_right(ys, word.cy) - 1, 0), len(bands) - 1)
         bands[band].append(word)
     rows: list[dict[int, list[Word]]] = []
-    for band, members in enumerate(bands):
+    for members in bands:
         if not members:
             continue
-        middle = (ys[band] + ys[band + 1]) / 2
-        crossing = _positions(
-            [r for r in vertical if r.start - height / 2 <= middle <= r.end + height / 2], height
-        )
-        local = crossing or list(xs)
-        if ocr:
-            # A scan loses pieces of rules: where none crosses the band, the table's border
-            # still divides it unless a phrase runs across (a caption merged over columns).
-            spans = [
-                (p.x0, p.x1)
-                for line in lines_of(members, height, OCR_PHRASE_GAP)
-                for p in line.phrases
-            ]
-            local = sorted({*local, *(x for x in xs if not any(a < x < b for a, b in spans))})
         row: dict[int, list[Word]] = {}
-        for word in sorted(members, key=lambda w: (w.cy, w.x0)):
-            cell = bisect.bisect_right(local, word.cx)
-            left_border = local[cell - 1] if cell > 0 else None
-            column = _column_of(left_border, xs) if left_border is not None else 0
-            row.setdefault(column, []).append(word)
+        # Each line of a band by the rules that cross it: a header's band holds a group
+        # caption over two columns above the captions of each, with a rule between those only.
+        for line in lines_of(members, height, OCR_PHRASE_GAP):
+            crossing = _positions(
+                [r for r in vertical if r.start - height / 2 <= line.cy <= r.end + height / 2],
+                height,
+            )
+            local = crossing or list(xs)
+            if ocr:
+                # A scan loses pieces of rules: where none crosses the line, the table's
+                # border still divides it unless a phrase runs across (a caption merged over
+                # columns), more than by a box that starts or ends on the rule.
+                margin = ON_RULE * height
+                spans = [(p.x0 + margin, p.x1 - margin) for p in line.phrases]
+                local = sorted({*local, *(x for x in xs if not any(a < x < b for a, b in spans))})
+            for word in line.words:
+                cell = bisect.bisect_right(local, word.cx)
+                left_border = local[cell - 1] if cell > 0 else None
+                column = _column_of(left_border, xs) if left_border is not None else 0
+                row.setdefault(column, []).append(word)
         rows.append(row)
     return rows
 
