@@ -340,3 +340,27 @@ def test_an_account_set_right_and_read_into_the_name_beside_it_is_a_cell_of_its_
     for row, (code, name, _, _) in zip(rows[1:], body, strict=True):
         at = row.index(name)
         assert [c for c in row[:at] if c] == [code]
+
+
+def line_of_words(text: str, y: float = 10.0) -> list[Word]:
+    words, x = [], 10.0
+    for part in text.split():
+        words.append(ocr_word(part, x, y))
+        x += len(part) * DIGIT + 8
+    return words
+
+
+def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
+    read = {
+        "Товары На складах": "Товары на складах",
+        "Вложения ВО внеоборотные активы": "Вложения во внеоборотные активы",
+        "Оплата no счету № 44 or 05.11.2024": "Оплата по счету № 44 от 05.11.2024",
+        "с 01.10.2025 no 31.10.2025": "с 01.10.2025 по 31.10.2025",
+        # Capitals among capitals, and a phrase's first word, are as printed.
+        "РАСЧЕТЫ НА СКЛАДАХ": "РАСЧЕТЫ НА СКЛАДАХ",
+        "На складах": "На складах",
+    }
+    page = [w for y, text in enumerate(read) for w in line_of_words(text, 40.0 * y)]
+    repaired = repair_words(page)
+    lines = [" ".join(w.text for w in repaired if w.y0 == 40.0 * y) for y in range(len(read))]
+    assert lines == list(read.values())

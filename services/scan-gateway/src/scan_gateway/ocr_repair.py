@@ -10,11 +10,16 @@ lowers the word's confidence, so that the row reports it.
 A word of a Cyrillic page that OCR read with Latin look-alikes or digits among its letters
 ("OOO", "Дeбет", "0бороты") is spelled in Cyrillic (``fold_lookalikes``); the glyph printed
 was the same either way, so its confidence stays.
+
+A preposition or conjunction inside a lower-case Cyrillic phrase that OCR read in Latin ("no"
+for "по", "or" for "от") or in capitals ("Товары На складах") is spelled as printed
+(``repair_words``): such words stand in lower case between lower-case words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -118,12 +123,63 @@ def _signs_read_twice(words: list[Word]) -> set[int]:
     return out
 
 
+# Short Russian words OCR reads in Latin letters that have no Cyrillic look-alike ("no" for
+# "по", "or" for "от") or as a capital ("На", "ВО" among lower-case words): prepositions and
+# conjunctions, which stand inside a phrase in lower case.
+_LATIN_READINGS: Final = {"no": "по", "or": "от"}
+_SMALL_WORDS: Final = frozenset(
+    {"в", "во", "на", "по", "с", "со", "и", "к", "ко", "о", "об", "от", "за", "до", "из", "у"}
+)
+# Words of one phrase stand at most this far apart (in their heights).
+PHRASE_NEIGHBOUR = 1.5
+
+
+def _in_phrase(before: Word, after: Word) -> bool:
+    height = max(before.height, after.height)
+    return (
+        abs(before.cy - after.cy) <= height / 2
+        and -height / 4 <= after.x0 - before.x1 <= PHRASE_NEIGHBOUR * height
+    )
+
+
+def _lower_start(text: str) -> bool:
+    return bool(text) and text[0].islower() and is_cyrillic_text([text])
+
+
+def _lower_end(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and letters[-1].islower() and is_cyrillic_text([text])
+
+
+def _small_word(words: Sequence[Word], k: int) -> str | None:
+    """A preposition or conjunction inside a lower-case Cyrillic phrase, spelled as printed,
+    where OCR read it in Latin or in capitals; None for any other word."""
+    text = words[k].text
+    wanted = _LATIN_READINGS.get(text) or (text.lower() if text.lower() in _SMALL_WORDS else None)
+    if wanted is None or wanted == text:
+        return None
+    before = words[k - 1] if k > 0 and _in_phrase(words[k - 1], words[k]) else None
+    after = words[k + 1] if k + 1 < len(words) and _in_phrase(words[k], words[k + 1]) else None
+    if after is None or (not _lower_start(after.text) and not after.text[:1].isdigit()):
+        return None
+    if text in _LATIN_READINGS:
+        return wanted
+    return wanted if before is not None and _lower_end(before.text) else None
+
+
 def repair_words(words: list[Word]) -> list[Word]:
-    """Look-alikes put right; pieces of ruling lines and signs read twice dropped."""
+    """Look-alikes put right; pieces of ruling lines and signs read twice dropped; a short
+    word of a Cyrillic phrase spelled as printed."""
     cyrillic_page = is_cyrillic_text(w.text for w in words)
     twice = _signs_read_twice(words)
-    return [
+    kept = [
         repair_word(w, cyrillic_page)
         for k, w in enumerate(words)
         if not is_stroke(w) and k not in twice
+    ]
+    if not cyrillic_page:
+        return kept
+    return [
+        replace(w, text=small) if (small := _small_word(kept, k)) is not None else w
+        for k, w in enumerate(kept)
     ]
