@@ -42,6 +42,9 @@ def read(caption: str) -> tuple[frozenset[str], bool]:
         ("OOO «Ромашка»", "ООО «Ромашка»"),  # look-alikes only, among Cyrillic words
         ("C 01.01.2025 по 31.03.2025", "С 01.01.2025 по 31.03.2025"),
         ("Сальдо на начало", "Сальдо на начало"),
+        ("Труба стальная 57x3,5", "Труба стальная 57х3,5"),  # sizes and grades among words
+        ("Болт M12x60", "Болт М12х60"),
+        ("Цемент M500", "Цемент М500"),
     ],
 )
 def test_lookalikes_in_cyrillic_words_are_cyrillic(text: str, folded: str) -> None:
@@ -60,6 +63,7 @@ def test_lookalikes_in_cyrillic_words_are_cyrillic(text: str, folded: str) -> No
         "60а",  # a code with a letter, not a word with a misread digit
         "З0.06.2025",  # a date for the digit repair, not for letters
         "1С:Бухгалтерия",
+        "Счет BY2X",  # letters side by side: a code
     ],
 )
 def test_latin_by_nature_and_numbers_stay(text: str) -> None:

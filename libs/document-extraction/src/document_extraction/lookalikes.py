@@ -151,11 +151,21 @@ def is_cyrillic_text(runs: Iterable[str]) -> bool:
     return cyrillic > latin
 
 
+def _letters_apart(run: str) -> bool:
+    """Letters among digits, no two side by side ("57x3", "M12x60"; not "BY2X", a code)."""
+    return any(ch.isalpha() for ch in run) and not any(
+        a.isalpha() and b.isalpha() for a, b in zip(run, run[1:], strict=False)
+    )
+
+
 def _fold_run(run: str, cyrillic_context: bool) -> str:
     cyrillic = _cyrillic_count(run)
     if cyrillic == 0:
-        # A word of look-alikes only ("OOO") is Cyrillic where the text around it is.
-        if not cyrillic_context or any(ch.isdigit() for ch in run) or _strong_latin(run):
+        # A word of look-alikes only ("OOO") is Cyrillic where the text around it is; so is a
+        # size or a grade whose look-alikes stand alone among digits ("57x3", "M500").
+        if not cyrillic_context or _strong_latin(run):
+            return run
+        if any(ch.isdigit() for ch in run) and not _letters_apart(run):
             return run
         return "".join(LATIN_TO_CYRILLIC.get(ch, ch) for ch in run)
     if cyrillic <= _strong_latin(run):
