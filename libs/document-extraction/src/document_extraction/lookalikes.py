@@ -16,6 +16,7 @@ Three rules, each kept here once:
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -154,7 +155,7 @@ def is_cyrillic_text(runs: Iterable[str]) -> bool:
 def _letters_apart(run: str) -> bool:
     """Letters among digits, no two side by side ("57x3", "M12x60"; not "BY2X", a code)."""
     return any(ch.isalpha() for ch in run) and not any(
-        a.isalpha() and b.isalpha() for a, b in zip(run, run[1:], strict=False)
+        a.isalpha() and b.isalpha() for a, b in itertools.pairwise(run)
     )
 
 
