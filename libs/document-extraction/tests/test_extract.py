@@ -412,6 +412,18 @@ def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -
     assert extraction.status == "done", document.warnings
 
 
+def test_a_statements_account_set_over_two_cells_is_read_whole() -> None:
+    rows = [
+        ["Выписка по счету"],
+        ["Счет:", None, "ВУ40", "ВАРВ 3012 6228 3200 5018 4000"],
+        ["Период", "с 01.08.2024 по 31.08.2024"],
+        ["Дата", "№ док.", "Дебет", "Кредит", "Назначение платежа"],
+        ["03.08.2024", "15", "1 200,00", None, "Оплата по договору № 7"],
+    ]
+    document = extract([Grid("page", rows)]).documents[0]
+    assert document.header.account == "BY40BAPB30126228320050184000"
+
+
 def test_statement_of_a_quiet_account_without_a_table() -> None:
     rows = [
         ["Выписка по счету"],

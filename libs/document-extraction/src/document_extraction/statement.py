@@ -361,7 +361,13 @@ def _read_head_line(
     if head.account is None and (found := _labelled(row, _ACCOUNT)) is not None:
         text = _value_text(found)
         if text:
-            head.account = find_account(text) or normalize_account(text.split(" ")[0])
+            # An account in groups that a page set over two cells ("BY40 | BAPB 3012 …").
+            joined = " ".join(t for t in (as_text(c) for c in found.later) if t)
+            head.account = (
+                find_account(text)
+                or (find_account(joined) if found.text is None else None)
+                or normalize_account(text.split(" ")[0])
+            )
             head.account_where = locate.row(index, found.column)
         if head.currency is None:
             # "Счет BY09… Валюта BYN" or "№ KZ61… (KZT)": the currency after the account.
