@@ -364,3 +364,20 @@ def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
     repaired = repair_words(page)
     lines = [" ".join(w.text for w in repaired if w.y0 == 40.0 * y) for y in range(len(read))]
     assert lines == list(read.values())
+
+
+def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_noise() -> None:
+    # Debit and credit: a zero is a dash set left in its cell, amounts are set right; OCR
+    # read one of the dashes as "=".
+    body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "="),
+            ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0"),
+            ("07", "95,5", "—"), ("08", "—", "40,0")]  # fmt: skip
+    words = [ocr_word(t, x, 10) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 560))]
+    for k, (code, *amounts) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for left, text in zip((300, 560), amounts, strict=True):
+            x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
+            words.append(ocr_word(text, x, y))
+    rows = grid_of(words)
+    assert rows[1:] == [list(row) for row in body]

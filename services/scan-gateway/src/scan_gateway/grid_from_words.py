@@ -60,6 +60,9 @@ _RULE_MARKS = frozenset("[]|!")
 RULE_MARK = 0.6
 # A box of this many rows or fewer with the table's lines below it frames a header only.
 MAX_HEADER_BANDS = 4
+# Dashes for nothing set apart from the amounts of their column: this share of them at
+# least must read as dashes.
+DASH_SHARE = 0.75
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
 # How far (in text heights) OCR's box of a word may start left of the rule it stands right
@@ -777,9 +780,10 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
     dashes = [
         text(row[left]) for row in lefts if any(_amount_like(text(words)) for words in row.values())
     ]
+    # OCR reads some of the dashes as noise ("=", "еае"): most are dashes, none a number.
     return (
-        bool(dashes)
-        and all(is_dash(t) for t in dashes)
+        sum(is_dash(t) for t in dashes) >= DASH_SHARE * len(dashes) > 0
+        and not any(ch.isdigit() for t in dashes for ch in t)
         and all(is_numeric(t) for t in right_texts)
         and any(_amount_like(t) for t in right_texts)
     )
