@@ -17,7 +17,7 @@ from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.lookalikes import Vocabulary, fold_lookalikes, ocr_distance
 from document_extraction.text import clean, norm
 from document_extraction.titles import currency_in, read_titles
-from recognition_contract import Organisation
+from recognition_contract import MONEY_FIELDS, Organisation
 from recognition_corpus.axes import generate_axes
 
 # A development seed of its own: the benchmark's held-out seed is never looked at here.
@@ -25,6 +25,9 @@ SEED = 57
 LAYOUTS = 150
 
 CAPTION_WORDS = caption_vocabulary(())
+
+# The six money columns in their usual order after a label and a name column.
+MONEY_AFTER_LABEL_AND_NAME = dict(zip(MONEY_FIELDS, range(2, 8), strict=True))
 
 
 def read(caption: str) -> tuple[frozenset[str], bool]:
@@ -180,14 +183,7 @@ def test_an_osv_header_of_misread_captions_is_found_a_little_less_surely() -> No
     header = find_osv_header(OSV_ROWS)
     assert header is not None
     assert (header.first_row, header.last_row, header.label_col, header.name_col) == (2, 3, 0, 1)
-    assert header.money == {
-        "opening_debit": 2,
-        "opening_credit": 3,
-        "turnover_debit": 4,
-        "turnover_credit": 5,
-        "closing_debit": 6,
-        "closing_credit": 7,
-    }
+    assert header.money == MONEY_AFTER_LABEL_AND_NAME
     assert header.misread_columns == (2, 3, 4, 5, 6, 7)
     assert 90 <= header.confidence < 100
 
@@ -259,14 +255,7 @@ def test_every_debit_side_misread_is_placed_by_the_rows_arithmetic() -> None:
     header = find_osv_header(rows)
     assert header is not None
     assert (header.label_col, header.name_col) == (0, 1)
-    assert header.money == {
-        "opening_debit": 2,
-        "opening_credit": 3,
-        "turnover_debit": 4,
-        "turnover_credit": 5,
-        "closing_debit": 6,
-        "closing_credit": 7,
-    }
+    assert header.money == MONEY_AFTER_LABEL_AND_NAME
     assert header.misread_columns == (2, 4, 6)
 
 
