@@ -114,8 +114,12 @@ class Assembled:
     """First and last page of each grid."""
 
 
-def _same_roles(page: _Header, first: _Header | None) -> bool:
-    return first is not None and page.roles == first.roles
+def _by_role(page: _Header, first: _Header | None) -> dict[int, int] | None:
+    """The page's header columns onto the first page's where both name the same roles in the
+    same order; None where they do not."""
+    if first is None or page.roles != first.roles:
+        return None
+    return dict(zip(page.columns, first.columns, strict=True))
 
 
 def has_header(grid: PageGrid) -> bool:
@@ -240,10 +244,11 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             # signatures: however the page set it, it opens no document of its own. OCR may
             # read a repeated header's captions otherwise; their roles are still the same.
             opened = current if current is not None and current.has_document else None
+            by_role = _by_role(found, opened.found) if opened is not None else None
             repeated = (
                 opened is not None
                 and (
-                    _same_roles(found, opened.found)
+                    by_role is not None
                     or _same_header(
                         texts, opened.header, page.rows[first : last + 1], opened.header_rows
                     )
@@ -253,13 +258,12 @@ def assemble(pages: Sequence[PageGrid]) -> Assembled:
             )
             if repeated and opened is not None:
                 opened.pages.append(page)
-                roles = (
-                    dict(zip(found.columns, opened.found.columns, strict=True))
-                    if opened.found is not None and _same_roles(found, opened.found)
-                    else {}
-                )
                 columns = _column_map(
-                    page.rows[first : last + 1], texts, opened.header_rows, opened.header, roles
+                    page.rows[first : last + 1],
+                    texts,
+                    opened.header_rows,
+                    opened.header,
+                    by_role or {},
                 )
                 opened.add(page, last + 1, columns)
                 continue
