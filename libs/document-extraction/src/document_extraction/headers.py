@@ -610,10 +610,11 @@ def _fit(rows: Sequence[Sequence[CellValue]], col: int, test: Callable[[CellValu
     return sum(1 for row in rows if col < len(row) and test(row[col]))
 
 
-def _constant(rows: Sequence[Sequence[CellValue]], col: int) -> bool:
-    """Whether a column holds one and the same value on every line that has one (two or more)."""
+def _constant(rows: Sequence[Sequence[CellValue]], col: int, least: int = 2) -> bool:
+    """Whether a column holds one and the same value on every line that has one (``least``
+    of them or more)."""
     values = [row[col] for row in rows if col < len(row) and not is_empty(row[col])]
-    return len(values) >= 2 and len(set(map(str, values))) == 1
+    return len(values) >= least and len(set(map(str, values))) == 1
 
 
 # Lines that must show one and the same account before it is taken for the statement's own.
@@ -621,11 +622,11 @@ MIN_OWN_ACCOUNT_LINES = 3
 
 
 def _own_account(lines: Sequence[Sequence[CellValue]], candidates: Sequence[Column]) -> bool:
-    if len(candidates) != 1 or candidates[0].words & _NAME_WORDS:
-        return False
-    col = candidates[0].index
-    values = [row[col] for row in lines if col < len(row) and not is_empty(row[col])]
-    return len(values) >= MIN_OWN_ACCOUNT_LINES and _constant(lines, col)
+    return (
+        len(candidates) == 1
+        and not candidates[0].words & _NAME_WORDS
+        and _constant(lines, candidates[0].index, MIN_OWN_ACCOUNT_LINES)
+    )
 
 
 def _lines(
