@@ -381,3 +381,20 @@ def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_
             words.append(ocr_word(text, x, y))
     rows = grid_of(words)
     assert rows[1:] == [list(row) for row in body]
+
+
+def test_dashes_for_nothing_join_their_amounts_under_a_group_caption_over_both() -> None:
+    # "На 01.01.2024" over debit and credit: its words fall on a debit's dash (set left) and
+    # on its amounts (set right), and the line still is no row of values.
+    body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "—"),
+            ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0")]  # fmt: skip
+    words = [ocr_word("На", 300, 10), ocr_word("01.01.2024", 360, 10)]
+    words += [ocr_word(t, x, 50) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 560))]
+    for k, (code, *amounts) in enumerate(body):
+        y = 90.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for left, text in zip((300, 560), amounts, strict=True):
+            x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
+            words.append(ocr_word(text, x, y))
+    rows = grid_of(words)
+    assert rows[-len(body) :] == [list(row) for row in body]

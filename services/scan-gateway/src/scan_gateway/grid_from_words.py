@@ -735,10 +735,10 @@ def _amount_like(text: str) -> bool:
 
 
 def _one_column_set_two_ways(rows: list[dict[int, list[Word]]], columns: int) -> Moved:
-    """Two neighbouring columns that no line fills both of: one column whose values are set
-    two ways (codes as text set left, codes as numbers set right; a dash for nothing set
-    left, amounts set right), which the gap between them split. Also gives where each of
-    ``columns`` went."""
+    """Two neighbouring columns that no line of values fills both of: one column whose
+    values are set two ways (codes as text set left, codes as numbers set right; a dash for
+    nothing set left, amounts set right), which the gap between them split. Also gives where
+    each of ``columns`` went."""
     width = max(max((max(row) for row in rows if row), default=-1) + 1, columns)
     merged = [c for c in range(1, width) if _set_two_ways(rows, c - 1, c)]
     if not merged:
@@ -756,8 +756,6 @@ def _one_column_set_two_ways(rows: list[dict[int, list[Word]]], columns: int) ->
 
 
 def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) -> bool:
-    if any(left in row and right in row for row in rows):
-        return False
     lefts = [row for row in rows if left in row]
     rights = [row for row in rows if right in row]
     if len(lefts) < 2 or len(rights) < 2:
@@ -770,13 +768,17 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
         # Rows of the table only: a caption line may fill both.
         return [text(row[column]) for row in side if len(row) > 2]
 
+    both = [text(row[left]) for row in lefts if right in row]
     left_texts, right_texts = texts(left, lefts), texts(right, rights)
     # Codes (short digits and dots) or text on both sides, never amounts: a debit and a
     # credit column are never one.
-    if all(_CODE.match(t) for t in (*left_texts, *right_texts)):
+    if not both and all(_CODE.match(t) for t in (*left_texts, *right_texts)):
         return True
     # Dashes for nothing set left over amounts set right (with quantities set right too),
-    # the dashes under the caption: in the rows that hold amounts.
+    # the dashes under the caption: in the rows that hold amounts. A group caption may
+    # fill both ("На | 01.01.2024"); a line with a value on the left never does.
+    if any(is_numeric(t) or is_dash(t) for t in both):
+        return False
     dashes = [
         text(row[left]) for row in lefts if any(_amount_like(text(words)) for words in row.values())
     ]
