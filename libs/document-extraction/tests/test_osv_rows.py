@@ -26,6 +26,8 @@ def test_quantity_captions_are_whole_words() -> None:
         "колво",
         "kon-во",
         "ков-во",
+        "kon.",
+        "коп.",
     ):
         assert is_quantity_label(text), text
     for text in (
@@ -37,6 +39,23 @@ def test_quantity_captions_are_whole_words() -> None:
         "колесо литое",
     ):
         assert not is_quantity_label(text), text
+
+
+def test_a_quantity_line_beside_a_level_ocr_read_as_letters_is_no_row() -> None:
+    # The outline level's "1" read as "tl": the quantity caption after it still says what
+    # the line is.
+    rows = [
+        [None, "Счет", *HEADER[2:]],
+        [None, None, *SIDES[2:]],
+        [0, "10 Материалы", 300.0, None, 50.0, None, 350.0, None],
+        [1, "10.01 Сырье", 300.0, None, 50.0, None, 350.0, None],
+        ["tl", "Количество", 4085.0, None, 4085.0, None, 4085.0, None],
+        [0, "60 Расчеты", None, 300.0, None, 50.0, None, 350.0],
+        [None, "Итого", 300.0, 300.0, 50.0, 50.0, 350.0, 350.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    assert [r.code for r in extraction.documents[0].rows] == ["10", "10.01", "60"]
+    assert extraction.status == "done", extraction.documents[0].warnings
 
 
 def test_totals_and_indicator_wording() -> None:

@@ -42,7 +42,10 @@ _SIGNATURE = re.compile(
 # A quantity caption as a whole word: "Кол.", "Кол-во", "Количество, шт" — never the start of
 # a name such as "Кольцо" or "Колесников И.И.".
 _QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![а-яa-z])")
-_QUANTITY_WORD = "кол-во"
+# Its long and short forms, to be found again through OCR's misreads ("Kon-во", "Kon.").
+_QUANTITY_FORMS = ("кол-во", "кол.")
+# The shortest totals or quantity caption ("Кол").
+_LEAST_CAPTION = 3
 # Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
 _TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
@@ -62,8 +65,12 @@ def is_quantity_label(text: str) -> bool:
     if _QUANTITY.match(text) is not None:
         return True
     word = "".join(LATIN_TO_CYRILLIC.get(ch, ch) for ch in text.split(" ", 1)[0])
-    budget = ocr_budget(len(_QUANTITY_WORD))
-    return len(word) >= 5 and ocr_distance(word, _QUANTITY_WORD, budget) <= budget
+    for form in _QUANTITY_FORMS:
+        # As long as the form: a shorter word is some other abbreviation.
+        budget = ocr_budget(len(form))
+        if len(word) >= len(form) and ocr_distance(word, form, budget) <= budget:
+            return True
+    return False
 
 
 def is_totals_label(text: str) -> bool:
@@ -83,6 +90,8 @@ def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
         if isinstance(cell, str) and cell.strip():
             if is_counter(cell):
                 continue  # a row number or an outline level, printed: a page has no numbers
+            if len(cell.strip()) < _LEAST_CAPTION:
+                continue  # such a number read by OCR as a letter or two ("т", "tl")
             if not cell.lstrip(_LEADING)[:1].isalpha():
                 return None
             return norm(cell)
