@@ -117,6 +117,31 @@ def test_a_header_repeated_with_the_level_column_printed_on_it_is_known_again() 
     assert [row in repeats for row in rows[2:]] == [False, True, True, False]
 
 
+def test_a_header_repeated_with_a_caption_misread_and_the_level_read_otherwise_is_known() -> None:
+    # OCR read the header's level mark as "O" and its repeat's as "0", and "Щ" as "Ш".
+    rows: list[list[str | None]] = [
+        [
+            "O",
+            "№",
+            "СЧЕТ",
+            "ВХОДЯЩЕЕ\nСАЛЬДО",
+            None,
+            "ОБОРОТ ЗА\nПЕРИОД",
+            None,
+            "ИСХОДЯЩЕЕ\nСАЛЬДО",
+        ],
+        [None, None, None, "Дт", "Кт", "Дт", "Кт", "Дт"],
+        ["0", "1", "01 Основные средства", "10,00", None, "5,00", None, "15,00"],
+        ["0", "№", "СЧЕТ", "ВХОДЯЩЕЕ", None, "ОБОРОТ ЗА", None, "ИСХОДЯШЕЕ"],
+        ["0", None, None, "САЛЬДО", None, "ПЕРИОД", None, "САЛЬДО"],
+        ["1", "2", "01.01 Основные средства", "10,00", None, "5,00", None, "15,00"],
+        # Caption words misread in a name, with no other caption beside: a row.
+        ["0", None, "Исходяшее сырье", None, None, None, None, None],
+    ]
+    repeats = HeaderRepeats(rows, 0, 1)
+    assert [row in repeats for row in rows[2:]] == [False, True, True, False, False]
+
+
 def test_a_word_broken_over_two_caption_rows_is_one_word() -> None:
     rows = [["Счет", "Показа-", "Сальдо"], [None, "тели", "Дебет"]]
     columns = compose(rows, 0, 1)

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import Vocabulary, cyrillic_spelling
-from document_extraction.text import norm
+from document_extraction.lookalikes import Vocabulary, cyrillic_spelling, ocr_budget, ocr_distance
+from document_extraction.text import is_counter, norm
 
 # Widest table a header is looked for in; real exports have a few dozen columns.
 MAX_COLUMNS = 256
@@ -403,17 +403,34 @@ class HeaderRepeats:
         return self._captions_again(row)
 
     def _captions_again(self, row: Sequence[CellValue]) -> bool:
-        """Two or more cells of text, each words of its column's captions; of three or more,
-        one may be misread past knowing, if it holds no digit (an amount is no caption)."""
-        found = missed = 0
+        """Two or more cells of text, each words of its column's captions (as OCR may misread
+        them); of three or more, one may be misread past knowing, if it holds no digit (an
+        amount is no caption)."""
+        texts: list[tuple[int, str]] = []
         for column, cell in enumerate(row[:MAX_COLUMNS]):
             if cell is None or cell == "":
                 continue
-            text = caption_text(cell).replace(" ", "") if isinstance(cell, str) else ""
-            if text and text in self.columns.get(column, ""):
-                found += 1
-            elif not isinstance(cell, str) or any(ch.isdigit() for ch in cell):
+            if not isinstance(cell, str):
                 return False
-            else:
-                missed += 1
-        return found >= 2 and missed <= found // 3
+            if is_counter(cell):
+                continue  # an outline level printed on every line of a page, the header's too
+            text = caption_text(cell).replace(" ", "")
+            if any(ch.isdigit() for ch in cell) and not self._within(column, text, exactly=True):
+                return False  # digits are a caption's date read exactly, or an amount
+            texts.append((column, text))
+        found = sum(self._within(column, text) for column, text in texts)
+        return found >= 2 and len(texts) - found <= found // 3
+
+    def _within(self, column: int, text: str, *, exactly: bool = False) -> bool:
+        """``text`` in the captions of ``column``, or a misread of a part of them as long
+        as it."""
+        captions = self.columns.get(column, "")
+        if not text:
+            return False
+        if text in captions or exactly:
+            return text in captions
+        budget = ocr_budget(len(text))
+        return any(
+            ocr_distance(text, captions[k : k + len(text)], budget) <= budget
+            for k in range(len(captions) - len(text) + 1)
+        )
