@@ -118,28 +118,24 @@ def test_a_header_repeated_with_the_level_column_printed_on_it_is_known_again() 
 
 
 def test_a_header_repeated_with_a_caption_misread_and_the_level_read_otherwise_is_known() -> None:
-    # OCR read the header's level mark as "O" and its repeat's as "0", and "Щ" as "Ш".
+    # OCR read the level mark and "№" of the header as "ON2", of its repeat as "0 №"; "п/п"
+    # as "n/n" once, and "Щ" as "Ш".
     rows: list[list[str | None]] = [
-        [
-            "O",
-            "№",
-            "СЧЕТ",
-            "ВХОДЯЩЕЕ\nСАЛЬДО",
-            None,
-            "ОБОРОТ ЗА\nПЕРИОД",
-            None,
-            "ИСХОДЯЩЕЕ\nСАЛЬДО",
-        ],
-        [None, None, None, "Дт", "Кт", "Дт", "Кт", "Дт"],
+        ["ON2", "n/n", "СЧЕТ", "ВХОДЯЩЕЕ\nСАЛЬДО", None, "ОБОРОТ ЗА\nПЕРИОД", None, "ИСХОДЯЩЕЕ"],
+        [None, None, None, "Д-т", "К-т", "Д-т", "К-т", "Д-т"],
         ["0", "1", "01 Основные средства", "10,00", None, "5,00", None, "15,00"],
-        ["0", "№", "СЧЕТ", "ВХОДЯЩЕЕ", None, "ОБОРОТ ЗА", None, "ИСХОДЯШЕЕ"],
-        ["0", None, None, "САЛЬДО", None, "ПЕРИОД", None, "САЛЬДО"],
+        ["0 №", "п/п", "СЧЕТ", "ВХОДЯЩЕЕ", None, "ОБОРОТ ЗА", None, "ИСХОДЯШЕЕ"],
+        ["0", None, None, "САЛЬДО", None, "ПЕРИОД", None, None],
         ["1", "2", "01.01 Основные средства", "10,00", None, "5,00", None, "15,00"],
         # Caption words misread in a name, with no other caption beside: a row.
         ["0", None, "Исходяшее сырье", None, None, None, None, None],
+        ["0", "3", "Сальдо", "Прочее", None, None, None, None],
+        # Dashes for nothing are no caption, though "д-т" holds one; a row number of one
+        # digit read into a name.
+        ["0", None, "4 Прочие доходы", "-", None, "-", None, "-"],
     ]
     repeats = HeaderRepeats(rows, 0, 1)
-    assert [row in repeats for row in rows[2:]] == [False, True, True, False, False]
+    assert [row in repeats for row in rows[2:]] == [False, True, True, False, False, False, False]
 
 
 def test_a_word_broken_over_two_caption_rows_is_one_word() -> None:

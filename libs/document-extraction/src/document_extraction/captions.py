@@ -404,8 +404,8 @@ class HeaderRepeats:
 
     def _captions_again(self, row: Sequence[CellValue]) -> bool:
         """Two or more cells of text, each words of its column's captions (as OCR may misread
-        them); of three or more, one may be misread past knowing, if it holds no digit (an
-        amount is no caption)."""
+        them); for every two found, one more may be misread past knowing, if it holds no
+        digit (an amount is no caption)."""
         texts: list[tuple[int, str]] = []
         for column, cell in enumerate(row[:MAX_COLUMNS]):
             if cell is None or cell == "":
@@ -414,19 +414,22 @@ class HeaderRepeats:
                 return False
             if is_counter(cell):
                 continue  # an outline level printed on every line of a page, the header's too
-            text = caption_text(cell).replace(" ", "")
-            if any(ch.isdigit() for ch in cell) and not self._within(column, text, exactly=True):
+            # Or read into the first caption ("0 №"): one digit, as no account's code is.
+            level, _, rest = cell.strip().partition(" ")
+            read = rest if rest and len(level) == 1 and level.isdigit() else cell
+            text = caption_text(read).replace(" ", "")
+            if any(ch.isdigit() for ch in read) and not self._within(column, text, exactly=True):
                 return False  # digits are a caption's date read exactly, or an amount
             texts.append((column, text))
         found = sum(self._within(column, text) for column, text in texts)
-        return found >= 2 and len(texts) - found <= found // 3
+        return found >= 2 and len(texts) - found <= found // 2
 
     def _within(self, column: int, text: str, *, exactly: bool = False) -> bool:
         """``text`` in the captions of ``column``, or a misread of a part of them as long
         as it."""
         captions = self.columns.get(column, "")
-        if not text:
-            return False
+        if not any(ch.isalnum() or ch == "№" for ch in text):
+            return False  # a dash for nothing is no caption, though a "д-т" holds one
         if text in captions or exactly:
             return text in captions
         budget = ocr_budget(len(text))
