@@ -23,6 +23,7 @@ from document_extraction.headers import MONEY_FIELDS, OsvHeader
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, ocr_budget, ocr_distance
 from document_extraction.nesting import nested_by_sums, sums_by_parent, written_cents_of
 from document_extraction.numbers import Cents, float_cents, format_cents, read_cents
+from document_extraction.row_numbers import labels_without_row_numbers
 from document_extraction.text import as_text, clean, is_counter, is_empty, norm
 from document_extraction.titles import Titles
 from recognition_contract import (
@@ -383,6 +384,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     confirmable: dict[int, float] = {}
     row_indices: list[int] = []  # per written row (id - 1): its grid row
     ocr_cols = [label_col, *money_cols]
+    renumbered = labels_without_row_numbers(rows, body_start, label_col)
     ocr = grid.cell_confidence
     number = 0
     indented = False
@@ -392,7 +394,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         if row in repeats:
             continue
         width = len(row)
-        label_cell = row[label_col] if label_col < width else None
+        label_cell = renumbered.get(index, row[label_col] if label_col < width else None)
         caption = _first_text(row, first_money)
         if caption is not None and is_totals_label(caption):
             # The last totals line is the document's; one with rows after it was a subtotal

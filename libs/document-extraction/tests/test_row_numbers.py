@@ -1,0 +1,73 @@
+"""Row numbers that OCR read into the label beside them."""
+
+from __future__ import annotations
+
+from document_extraction import Grid, extract
+from document_extraction.grid import CellValue
+from document_extraction.row_numbers import labels_without_row_numbers
+
+
+def _column(*labels: str) -> list[list[CellValue]]:
+    return [[label] for label in labels]
+
+
+def test_numbers_read_into_the_codes_are_taken_off() -> None:
+    # "1 | 10 Материалы" read as one word; where OCR saw the space, the number is apart too,
+    # and a name's row is numbered as well.
+    rows = _column(
+        "110 Материалы", "210.01 Сырье", "3 19 Налог", "4 19.03 НДС", "520 Основное",
+        "6 Иванов И.И.", "744 Расходы", "8 44.01.1 Издержки",
+    )  # fmt: skip
+    assert labels_without_row_numbers(rows, 0, 0) == {
+        0: "10 Материалы", 1: "10.01 Сырье", 2: "19 Налог", 3: "19.03 НДС", 4: "20 Основное",
+        5: "Иванов И.И.", 6: "44 Расходы", 7: "44.01.1 Издержки",
+    }  # fmt: skip
+
+
+def test_a_level_beside_the_label_is_no_row_number() -> None:
+    rows: list[list[CellValue]] = [
+        ["0", "102 Амортизация"], ["0", "204 Нематериальные активы"],
+        ["0", "3 08 Вложения"], ["1", "4 08.1 Приобретение"], ["2", "508.1.1 Здания"],
+    ]  # fmt: skip
+    assert list(labels_without_row_numbers(rows, 0, 1).values()) == [
+        "02 Амортизация", "04 Нематериальные активы", "08 Вложения", "08.1 Приобретение",
+        "08.1.1 Здания",
+    ]  # fmt: skip
+
+
+def test_a_number_in_its_own_column_keeps_the_count() -> None:
+    rows: list[list[CellValue]] = [
+        [1, "01 Основные средства"], [2, "Иванов И.И."], [3, "10 Материалы"],
+        [None, "441 Товары"], [5, "60 Расчеты"],
+    ]  # fmt: skip
+    assert labels_without_row_numbers(rows, 0, 1) == {3: "41 Товары"}
+
+
+def test_codes_that_merely_start_with_digits_stay_as_read() -> None:
+    for labels in (
+        ("101 Касса", "102 Расчеты", "103 Товары", "104 Прочие"),
+        ("10 Материалы", "11 Животные", "12 Прочие", "13 Инвентарь"),
+        # Two that follow a numbering by chance are no numbering.
+        ("110 Материалы", "210 Ремонт", "90 Продажи", "91 Прочие", "99 Прибыли"),
+    ):
+        assert labels_without_row_numbers(_column(*labels), 0, 0) == {}, labels
+
+
+def test_a_trial_balance_read_with_its_row_numbers_in_the_codes() -> None:
+    header: list[list[CellValue]] = [
+        ["Счет", "Сальдо на начало", None, "Обороты", None, "Сальдо на конец", None],
+        [None, "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+    ]
+    body: list[list[CellValue]] = [
+        ["110 Материалы", "100,00", None, "50,00", None, "150,00", None],
+        ["210.01 Сырье", "100,00", None, "50,00", None, "150,00", None],
+        ["3 60 Расчеты", None, "100,00", None, "50,00", None, "150,00"],
+        ["460.01 Поставщики", None, "100,00", None, "50,00", None, "150,00"],
+        ["Итого", "100,00", "100,00", "50,00", "50,00", "150,00", "150,00"],
+    ]
+    extraction = extract([Grid("ОСВ", [*header, *body])])
+    document = extraction.documents[0]
+    assert [(r.code, r.parent) for r in document.rows] == [
+        ("10", None), ("10.01", 1), ("60", None), ("60.01", 3),
+    ]  # fmt: skip
+    assert extraction.status == "done", document.warnings
