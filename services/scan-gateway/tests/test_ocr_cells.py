@@ -372,14 +372,7 @@ def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_
     body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "="),
             ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0"),
             ("07", "95,5", "—"), ("08", "—", "40,0")]  # fmt: skip
-    words = [ocr_word(t, x, 10) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 560))]
-    for k, (code, *amounts) in enumerate(body):
-        y = 50.0 + 40 * k
-        words.append(ocr_word(code, 60, y))
-        for left, text in zip((300, 560), amounts, strict=True):
-            x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
-            words.append(ocr_word(text, x, y))
-    rows = grid_of(words)
+    rows = grid_of(_debit_credit(body, top=10.0))
     assert rows[1:] == [list(row) for row in body]
 
 
@@ -388,13 +381,19 @@ def test_dashes_for_nothing_join_their_amounts_under_a_group_caption_over_both()
     # on its amounts (set right), and the line still is no row of values.
     body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "—"),
             ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0")]  # fmt: skip
-    words = [ocr_word("На", 300, 10), ocr_word("01.01.2024", 360, 10)]
-    words += [ocr_word(t, x, 50) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 560))]
+    above = [ocr_word("На", 300, 10), ocr_word("01.01.2024", 360, 10)]
+    rows = grid_of(above + _debit_credit(body, top=50.0))
+    assert rows[-len(body) :] == [list(row) for row in body]
+
+
+def _debit_credit(body: list[tuple[str, str, str]], top: float) -> list[Word]:
+    """Captions at ``top`` and the body under them: a code, then debit and credit, where a
+    dash for nothing is set left in its cell and amounts right."""
+    words = [ocr_word(t, x, top) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 560))]
     for k, (code, *amounts) in enumerate(body):
-        y = 90.0 + 40 * k
+        y = top + 40 * (k + 1)
         words.append(ocr_word(code, 60, y))
         for left, text in zip((300, 560), amounts, strict=True):
             x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
             words.append(ocr_word(text, x, y))
-    rows = grid_of(words)
-    assert rows[-len(body) :] == [list(row) for row in body]
+    return words
