@@ -430,8 +430,10 @@ class HeaderRepeats:
         captions = self.columns.get(column, "")
         if not any(ch.isalnum() or ch == "№" for ch in text):
             return False  # a dash for nothing is no caption, though a "д-т" holds one
-        if text in captions or exactly:
-            return text in captions
+        if text in captions:
+            return True
+        if exactly:
+            return False
         budget = ocr_budget(len(text))
         return any(
             ocr_distance(text, captions[k : k + len(text)], budget) <= budget
