@@ -43,6 +43,16 @@ def test_a_number_in_its_own_column_keeps_the_count() -> None:
     assert labels_without_row_numbers(rows, 0, 1) == {3: "41 Товары"}
 
 
+def test_numbers_that_are_no_count_beside_the_labels_are_passed_over() -> None:
+    # Not a number, infinite, a flag: none counts, and none breaks the reading.
+    rows: list[list[CellValue]] = [
+        [float("nan"), "110 Материалы"], [float("inf"), "210.01 Сырье"], [True, "319 Налог"],
+    ]  # fmt: skip
+    assert labels_without_row_numbers(rows, 0, 1) == {
+        0: "10 Материалы", 1: "10.01 Сырье", 2: "19 Налог",
+    }  # fmt: skip
+
+
 def test_codes_that_merely_start_with_digits_stay_as_read() -> None:
     for labels in (
         ("101 Касса", "102 Расчеты", "103 Товары", "104 Прочие"),
@@ -65,7 +75,7 @@ def test_a_trial_balance_read_with_its_row_numbers_in_the_codes() -> None:
         ["460.01 Поставщики", None, "100,00", None, "50,00", None, "150,00"],
         ["Итого", "100,00", "100,00", "50,00", "50,00", "150,00", "150,00"],
     ]
-    extraction = extract([Grid("ОСВ", [*header, *body])])
+    extraction = extract([Grid("ОСВ", [*header, *body], kind="page", page=1)])
     document = extraction.documents[0]
     assert [(r.code, r.parent) for r in document.rows] == [
         ("10", None), ("10.01", 1), ("60", None), ("60.01", 3),

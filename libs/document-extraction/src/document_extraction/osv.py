@@ -384,7 +384,10 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     confirmable: dict[int, float] = {}
     row_indices: list[int] = []  # per written row (id - 1): its grid row
     ocr_cols = [label_col, *money_cols]
-    renumbered = labels_without_row_numbers(rows, body_start, label_col)
+    # Only a page glues cells together; a workbook's 100,000 rows are spared the pass.
+    renumbered = (
+        labels_without_row_numbers(rows, body_start, label_col) if grid.kind == "page" else {}
+    )
     ocr = grid.cell_confidence
     number = 0
     indented = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from document_extraction.accounts import is_plain_code
+from document_extraction.accounts import is_plain_code, synthetic
 from document_extraction.grid import CellValue
 from document_extraction.text import is_counter
 
@@ -64,7 +64,7 @@ def _after_number(text: str, number: int) -> str | None:
     if rest[:1].isalpha():
         return rest
     code = rest.split(None, 1)[0].rstrip(".") if rest else ""
-    return rest if is_plain_code(code) and len(code.split(".")[0]) <= _SYNTHETIC else None
+    return rest if is_plain_code(code) and len(synthetic(code)) <= _SYNTHETIC else None
 
 
 def _counted(cell: CellValue) -> int | None:
