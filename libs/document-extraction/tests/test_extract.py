@@ -530,3 +530,21 @@ def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> 
         # «J» read as «I», a speck after the code: the account's bank code is the BIC's.
         ("BY25PJCB30120000000000000000", "ОАО «Приорбанк»", "PJCBBY2X"),
     ]
+
+
+def test_a_counterparty_account_misread_by_ocr_is_put_right_by_its_check_digits() -> None:
+    rows = statement(
+        [
+            # OCR read the account into the name cell before it.
+            [*LINES[0][:3], "ОАО «Керамин» BY95ALFA30122231870010270000", "190657200", None],
+            # A letter of the bank code lost; the BIC beside it has it.
+            [*LINES[1][:5], "BY25PCB30120000000000000000", "Услуги", "ОАО «Приорбанк», PJCBBY2X"],
+        ]
+    )
+    rows[6] = [*rows[6], "Банк контрагента"]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert [(t.counterparty_name, t.counterparty_account) for t in document.transactions] == [
+        ("ОАО «Керамин»", "BY95ALFA30122231870010270000"),
+        ("ООО «ТрансЛогистик»", "BY25PJCB30120000000000000000"),
+    ]
+    assert not [w for w in document.warnings if w.code == "IBAN_CHECK_FAILED"]

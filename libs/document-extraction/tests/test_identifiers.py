@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from document_extraction.identifiers import (
+    account_by_bic,
     find_account,
     iban_valid,
     inn_valid,
     normalize_account,
     normalize_tax_id,
+    split_iban,
     unp_valid,
 )
 
@@ -56,3 +58,60 @@ def test_identifiers_are_compacted() -> None:
 )
 def test_an_account_is_found_in_a_line(line: str) -> None:
     assert find_account(line) == "BY62BAPB30123188873180164300"
+
+
+@pytest.mark.parametrize(
+    ("read", "iban"),
+    [
+        ("ВУ12ВАРВЗ0125736483800164300", "BY12BAPB30125736483800164300"),  # Cyrillic, З for 3
+        ("В\\У66ВАРВЗ0124611658960164300", "BY66BAPB30124611658960164300"),  # a stray stroke
+        ("BYO2ALFA30127335907930193300", "BY02ALFA30127335907930193300"),  # O in check digits
+        ("BY62BAP830123188873180164300", "BY62BAPB30123188873180164300"),  # 8 in bank code
+        ("BYS53ALFA30127875779190164300", "BY53ALFA30127875779190164300"),  # one too many
+    ],
+)
+def test_an_iban_misread_by_ocr_is_the_reading_its_check_digits_confirm(
+    read: str, iban: str
+) -> None:
+    assert normalize_account(read) == iban
+
+
+@pytest.mark.parametrize(
+    ("read", "kept"),
+    [
+        # No reading holds: what was read stays for its check to fail, nothing is invented.
+        ("BY99ALFA30127335907930193300", "BY99ALFA30127335907930193300"),
+        ("B\\Y99ALFA30127335907930193300", "BY99ALFA30127335907930193300"),
+        # Domestic accounts are digits alone, never an IBAN short of its country.
+        ("40702810900000001234", "40702810900000001234"),
+        ("GB29NWBK60161331926819", "GB29NWBK60161331926819"),
+    ],
+)
+def test_an_account_no_reading_confirms_is_kept_as_read(read: str, kept: str) -> None:
+    assert normalize_account(read) == kept
+
+
+def test_a_bank_code_ocr_lost_is_the_bic_beside_it_when_the_check_digits_agree() -> None:
+    assert account_by_bic("BB07BPB30128469535270184000", "BPSBBY2X") == (
+        "BY07BPSB30128469535270184000"
+    )
+    assert account_by_bic("BY13PCB30128003547210193300", "PJCBBY2X") == (
+        "BY13PJCB30128003547210193300"
+    )
+    # Another bank's BIC does not make the check digits hold: the account stays as read.
+    assert account_by_bic("BY13PCB30128003547210193300", "ALFABY2X") == (
+        "BY13PCB30128003547210193300"
+    )
+    assert account_by_bic("BY13PJCB30128003547210193300", "ALFABY2X") == (
+        "BY13PJCB30128003547210193300"
+    )
+    assert account_by_bic(None, "ALFABY2X") is None
+
+
+def test_an_iban_read_into_the_cell_before_it_is_taken_out() -> None:
+    assert split_iban("ОАО «Керамин» BY82BAPB30127007311330193300") == (
+        "ОАО «Керамин»",
+        "BY82BAPB30127007311330193300",
+    )
+    assert split_iban("ОАО «Керамин» BY83BAPB30127007311330193300") is None
+    assert split_iban("ОАО «Керамин»") is None

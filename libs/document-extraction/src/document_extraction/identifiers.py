@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from document_extraction.lookalikes import DIGIT_LOOKALIKES
+
 _UNP_WEIGHTS = (29, 23, 19, 17, 13, 7, 5, 3)
 _INN10_WEIGHTS = (2, 4, 10, 3, 5, 9, 4, 6, 8)
 _INN11_WEIGHTS = (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)
@@ -13,6 +15,7 @@ _ACCOUNT = re.compile(r"[0-9A-Z]{5,34}")
 _BIC = re.compile(r"[0-9A-Z]{8}|[0-9A-Z]{11}|[0-9]{9}")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[0-9A-Z]{11,30}")
 _BY_IBAN = re.compile(r"BY\d{2}[A-Z]{4}\d{4}[0-9A-Z]{16}")
+_BY_IBAN_LENGTH = 28
 # Latin look-alikes that OCR and hand typing put into identifiers.
 _LOOKALIKES = str.maketrans("АВЕКМНОРСТУХ", "ABEKMHOPCTYX")
 
@@ -96,8 +99,56 @@ def normalize_tax_id(text: str) -> str | None:
 
 
 def normalize_account(text: str) -> str | None:
+    """An account number as printed; an IBAN that OCR misread with look-alike glyphs ("ВУ12ВАРВЗ0…",
+    "BYO2…", a stray "\\" or one extra character) is the one reading whose check digits hold."""
     candidate = compact(text)
-    return candidate if _ACCOUNT.fullmatch(candidate) else None
+    if iban_valid(candidate):
+        return candidate
+    read = _iban_through_ocr(candidate)
+    if read is not None:
+        return read
+    if _ACCOUNT.fullmatch(candidate):
+        return candidate
+    # What was read stays, its check then failing, rather than an account lost without a word.
+    stripped = re.sub(r"[^0-9A-Z]", "", candidate)
+    return stripped if looks_like_iban(stripped) else None
+
+
+# Digits OCR reads in place of the capitals of an IBAN's country and bank code.
+_LETTER_LOOKALIKES = {"0": "O", "8": "B", "5": "S", "1": "I", "6": "G", "2": "Z"}
+_BY_BANK_CODE = range(4, 8)
+_CHECK_DIGITS = range(2, 4)
+
+
+def _iban_through_ocr(text: str) -> str | None:
+    """The only IBAN among the readings of ``text`` with look-alikes put right where an IBAN
+    has digits (check digits, and all but a Belarusian bank code) or letters (country, bank
+    code), and with one character too many for a Belarusian IBAN left out."""
+    # Strays that are no letter or digit go; Cyrillic look-alikes ("З") stay to be put right.
+    alnum = re.sub(r"[\W_]", "", text.upper())
+    if len(alnum) < 15 or alnum[:2].isdigit():
+        # A number of digits alone is a domestic account, not an IBAN missing its country.
+        return None
+    readings = {_by_position(alnum)}
+    if alnum[:2] == "BY" and len(alnum) == _BY_IBAN_LENGTH + 1:
+        readings |= {_by_position(alnum[:k] + alnum[k + 1 :]) for k in range(len(alnum))}
+    valid = {reading for reading in readings if iban_valid(reading)}
+    return valid.pop() if len(valid) == 1 else None
+
+
+def _by_position(iban: str) -> str:
+    """Letters where the shape has letters, digits where it has digits; other countries' IBANs
+    may carry letters after the bank code, so only their country and check digits are known."""
+    by = iban.startswith("BY")
+
+    def fixed(k: int, ch: str) -> str:
+        if k < 2 or (by and k in _BY_BANK_CODE):
+            return _LETTER_LOOKALIKES.get(ch, ch)
+        if k in _CHECK_DIGITS or (by and k >= _BY_BANK_CODE.stop):
+            return DIGIT_LOOKALIKES.get(ch, ch)
+        return ch
+
+    return "".join(fixed(k, ch) for k, ch in enumerate(iban))
 
 
 def normalize_bic(text: str) -> str | None:
@@ -135,7 +186,6 @@ def currency_of_account(account: str | None) -> str | None:
 
 _IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z]){11,30}")
 _DIGIT_ACCOUNT = re.compile(r"(?<!\d)(?:\d{20}|\d{16}|\d{13})(?!\d)")
-_BY_IBAN_LENGTH = 28
 
 
 def find_account(text: str) -> str | None:
@@ -153,6 +203,17 @@ def find_account(text: str) -> str | None:
     return digits.group(0) if digits else None
 
 
+def split_iban(text: str) -> tuple[str, str] | None:
+    """A text with a valid IBAN inside ("ОАО «Керамин» BY82BAPB3012…", two cells that OCR
+    read as one): the text without it, and the IBAN."""
+    for match in _IBAN_IN_TEXT.finditer(text.translate(_LOOKALIKES)):
+        iban = compact(match.group(0))
+        if iban_valid(iban):
+            rest = f"{text[: match.start()]} {text[match.end() :]}"
+            return " ".join(rest.split()), iban
+    return None
+
+
 def bic_by_account(bic: str | None, account: str | None) -> str | None:
     """A Belarusian BIC whose bank code is one character off the bank code of the account it
     serves (a valid IBAN carries it at 5-8, under its check digits): OCR misread the BIC, and
@@ -163,3 +224,20 @@ def bic_by_account(bic: str | None, account: str | None) -> str | None:
     if bic[4:6] == "BY" and sum(a != b for a, b in zip(bic[:4], code, strict=True)) == 1:
         return code + bic[4:]
     return bic
+
+
+def account_by_bic(account: str | None, bic: str | None) -> str | None:
+    """A Belarusian IBAN that OCR misread in its country or bank code ("BB07BPB3012…", a
+    letter lost) put together from its check digits, the twenty digits of the account after
+    the bank code, and the bank code of the BIC beside it (the first four characters of a
+    Belarusian BIC), when that reading's check digits hold."""
+    if account is None or bic is None or bic[4:6] != "BY" or iban_valid(account):
+        return account
+    alnum = re.sub(r"[\W_]", "", account)
+    if len(alnum) < _BY_IBAN_LENGTH - 4:
+        return account
+    check, number = (
+        "".join(DIGIT_LOOKALIKES.get(ch, ch) for ch in part) for part in (alnum[2:4], alnum[-20:])
+    )
+    candidate = "BY" + check + bic[:4] + number
+    return candidate if iban_valid(candidate) else account

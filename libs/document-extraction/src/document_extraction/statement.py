@@ -37,6 +37,7 @@ from document_extraction.headers import (
 )
 from document_extraction.identifiers import (
     NUMERIC_CURRENCIES,
+    account_by_bic,
     bic_by_account,
     currency_of_account,
     find_account,
@@ -46,6 +47,7 @@ from document_extraction.identifiers import (
     normalize_account,
     normalize_bic,
     normalize_tax_id,
+    split_iban,
     unp_valid,
 )
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, latin_spelling
@@ -659,7 +661,12 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             if match is not None and (code == match.group(1) or any(c.isdigit() for c in code)):
                 bic = code
                 bank = bank[: match.start()].strip(" ,;") or None
+        name = clean(cell(row, "name"))
+        glued = split_iban(name) if account is None and name is not None else None
+        if glued is not None:
+            name, account = glued[0] or None, glued[1]
         bic = bic_by_account(bic, account)
+        account = account_by_bic(account, bic)
         tax_id = _tax_id(cell(row, "tax_id"))
         line_equivalents = None
         if shared_equivalent:
@@ -677,7 +684,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             debit=format_money(debit),
             credit=format_money(credit),
             equivalents=line_equivalents,
-            counterparty_name=clean(cell(row, "name")),
+            counterparty_name=name,
             counterparty_tax_id=tax_id,
             counterparty_account=account,
             counterparty_bank=bank,
