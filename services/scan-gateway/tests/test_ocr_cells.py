@@ -3,7 +3,9 @@ cells set closer than a space, a sign read twice, thousands that line up from ro
 
 from __future__ import annotations
 
-from scan_gateway.grid_from_words import build_page_grid
+from dataclasses import replace
+
+from scan_gateway.grid_from_words import OCR_PHRASE_GAP, build_page_grid, phrases_of
 from scan_gateway.ocr_repair import repair_words
 from scan_gateway.recognize import OCR_GAP_TOLERANCE
 from scan_gateway.words import PageWords, Rule, Word
@@ -397,3 +399,60 @@ def _debit_credit(body: list[tuple[str, str, str]], top: float) -> list[Word]:
             x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
             words.append(ocr_word(text, x, y))
     return words
+
+
+def test_a_column_number_misread_over_the_amounts_keeps_them_with_their_dashes() -> None:
+    # The numbers of the columns under the captions, "3" read as "У" over the credits.
+    body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "—"),
+            ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0")]  # fmt: skip
+    numbers = [ocr_word("1", 60, 50), ocr_word("2", 486, 50), ocr_word("У", 746, 50)]
+    captions, values = _debit_credit([], top=10.0), _debit_credit(body, top=50.0)[3:]
+    rows = grid_of(captions + numbers + values)
+    assert rows[-len(body) :] == [list(row) for row in body]
+
+
+def test_a_dash_printed_against_the_amount_before_it_is_the_next_cells() -> None:
+    # Debit amounts set right against the credit column, whose zero is a dash set left in
+    # it: nearer the amount than a space. OCR sets one apart and takes the others into the
+    # amount's last digit (its box runs on over the dash; the text has no dash).
+    captions = (("Счет", 60), ("Дебет", 300), ("Кредит", 506), ("Оборот", 800))
+    words = [ocr_word(t, x, 10) for t, x in captions]
+    body = [("01", "1200,00", "—", "10,00"), ("02", "350,50", None, "20,00"),
+            ("03", "—", "7000,50", "30,00"), ("04", "610,00", None, "40,00"),
+            ("05", "95,50", None, "50,00"), ("06", "—", "120,00", "60,00")]  # fmt: skip
+    for k, (code, debit, credit, turnover) in enumerate(body):
+        y = 50.0 + 40 * k
+        words += [ocr_word(code, 60, y), ocr_word(turnover, 1000 - len(turnover) * DIGIT + 2, y)]
+        if debit == "—":
+            words.append(_dash(300, y))
+        else:
+            amount = ocr_word(debit, 500 - len(debit) * DIGIT + 2, y)
+            if credit is None:  # the dash swallowed by the last digit
+                *chars, (a, _) = amount.chars
+                amount = replace(amount, x1=531.0, chars=(*chars, (a, 531.0)))
+            words.append(amount)
+        if credit == "—":
+            words.append(_dash(506, y))
+        elif credit is not None:
+            words.append(ocr_word(credit, 700 - len(credit) * DIGIT + 2, y))
+    rows = grid_of(repair_words(words))
+    assert rows[1:] == [list(row) for row in body]
+
+
+def test_a_dash_after_an_amount_is_a_phrase_of_its_own_however_near() -> None:
+    amount = [ocr_word("808", 100, 10), ocr_word("759,70", 156, 10)]
+    dash = _dash(amount[-1].x1 + 6, 10)
+    assert [p.text for p in phrases_of([*amount, dash], HEIGHT, OCR_PHRASE_GAP)] == [
+        "808 759,70",
+        "—",
+    ]
+    # Between two dates it is the period's.
+    period = [ocr_word("01.04.2024", 100, 10), _dash(246, 10), ocr_word("31.03.2025", 277, 10)]
+    assert [p.text for p in phrases_of(period, HEIGHT, OCR_PHRASE_GAP)] == [
+        "01.04.2024 — 31.03.2025"
+    ]
+
+
+def _dash(x0: float, y: float) -> Word:
+    """A dash as printed: wide and flat (a piece of a rule is tall and narrow)."""
+    return Word("—", x0, y + 8, x0 + 25, y + 12, 90.0, chars=((x0, x0 + 25),))

@@ -146,7 +146,13 @@ def phrases_of(words: Sequence[Word], height: float, gap: float = PHRASE_GAP) ->
         if last is not None and word.run is not None and last.run is not None:
             joined = word.run == last.run
         else:
-            joined = last is not None and word.x0 - phrases[-1].x1 <= gap * height
+            # A dash after an amount is the next column's nothing, however near it is
+            # printed: an amount never ends in a dash set apart from its digits.
+            joined = (
+                last is not None
+                and word.x0 - phrases[-1].x1 <= gap * height
+                and not (is_dash(word.text) and ends_in_amount(last.text))
+            )
         if joined:
             phrases[-1].words.append(word)
         else:
@@ -783,10 +789,11 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
         text(row[left]) for row in lefts if any(_amount_like(text(words)) for words in row.values())
     ]
     # OCR reads some of the dashes as noise ("=", "еае"): most are dashes, none a number.
+    # A character or two over the amounts is a column's number misread ("У" for 7).
     return (
         sum(is_dash(t) for t in dashes) >= DASH_SHARE * len(dashes) > 0
         and not any(ch.isdigit() for t in dashes for ch in t)
-        and all(is_numeric(t) for t in right_texts)
+        and all(is_numeric(t) or len(t) <= 2 for t in right_texts)
         and any(_amount_like(t) for t in right_texts)
     )
 

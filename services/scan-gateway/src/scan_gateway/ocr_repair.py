@@ -30,6 +30,7 @@ from document_extraction.lookalikes import (
     repair_number,
 )
 from scan_gateway.words import Word
+from scan_gateway.wrapped_cells import ends_in_amount
 
 # Confidence a repaired word is left with at most, and loses per repaired character.
 REPAIRED_CEILING: Final = 75.0
@@ -75,9 +76,32 @@ def _repair_iban(word: Word) -> Word | None:
     return _repaired(word, f"BY{fixed_check}{bank}{fixed_balance}{rest}", repairs)
 
 
+# A digit's box this many times wider than its word's typical digit swallowed more ink.
+SWALLOWED_WIDTH: Final = 2.0
+
+
+def _without_swallowed_ink(word: Word) -> Word:
+    """An amount whose last (or first) digit's box took in the next cell's dash ("759,70" over
+    the ink of "759,70 —"): the box cut to a digit's width, so the column edge it hid shows."""
+    chars = word.chars
+    digits = sorted(b - a for (a, b), ch in zip(chars, word.text, strict=False) if ch.isdigit())
+    if len(chars) != len(word.text) or len(digits) < 3 or not ends_in_amount(word.text):
+        return word
+    typical = digits[len(digits) // 2]
+    (first_x0, first_x1), (last_x0, last_x1) = chars[0], chars[-1]
+    if word.text[-1].isdigit() and last_x1 - last_x0 > SWALLOWED_WIDTH * typical:
+        chars = (*chars[:-1], (last_x0, last_x0 + typical))
+    if word.text[0].isdigit() and first_x1 - first_x0 > SWALLOWED_WIDTH * typical:
+        chars = ((first_x1 - typical, first_x1), *chars[1:])
+    if chars == word.chars:
+        return word
+    return replace(word, x0=chars[0][0], x1=chars[-1][1], chars=chars)
+
+
 def repair_word(word: Word, cyrillic_page: bool | None = None) -> Word:
     """One word with its look-alikes put right; ``cyrillic_page`` says whether a word of Latin
     look-alikes only stands among Cyrillic words (judged from the word alone when not given)."""
+    word = _without_swallowed_ink(word)
     iban = _repair_iban(word)
     if iban is not None:
         return iban
