@@ -456,3 +456,22 @@ def test_a_dash_after_an_amount_is_a_phrase_of_its_own_however_near() -> None:
 def _dash(x0: float, y: float) -> Word:
     """A dash as printed: wide and flat (a piece of a rule is tall and narrow)."""
     return Word("—", x0, y + 8, x0 + 25, y + 12, 90.0, chars=((x0, x0 + 25),))
+
+
+def test_codes_set_right_as_numbers_and_read_into_the_names_stay_in_the_code_column() -> None:
+    # Codes of sub-accounts are text set left, codes of accounts are numbers set right: the
+    # latter end nearer the name than a space, and OCR reads them into it.
+    captions = (("Счет", 60), ("Наименование", 200), ("Дебет", 500), ("Кредит", 700))
+    words = [ocr_word(t, x, 10) for t, x in captions]
+    body = [("02", "Амортизация", "1760,30", "210,00"), ("02.01", "Амортизация", "1760,30", "210,00"),
+            ("10", "Материалы", "526893,00", "40,00"), ("10.01", "Сырье", "236830,50", "20,00"),
+            ("41", "Товары", "96555,60", "15,00"), ("41.01", "Товары", "96555,60", "15,00")]  # fmt: skip
+    for k, (code, name, debit, credit) in enumerate(body):
+        y = 50.0 + 40 * k
+        x = 60 if "." in code else 190 - len(code) * DIGIT
+        # A sub-account's name is indented.
+        words += [ocr_word(code, x, y), ocr_word(name, 230 if "." in code else 196, y)]
+        words += [ocr_word(debit, 640 - len(debit) * DIGIT, y)]
+        words += [ocr_word(credit, 840 - len(credit) * DIGIT, y)]
+    rows = grid_of(words)
+    assert rows[1:] == [list(row) for row in body]

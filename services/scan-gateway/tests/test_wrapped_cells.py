@@ -10,7 +10,7 @@ from scan_gateway.wrapped_cells import Alignment, TableLine, fold_wrapped
 
 PITCH = 10.0  # lines of one cell
 ROW_GAP = 4.0  # extra space between rows
-COLUMNS = {0: 0.0, 1: 60.0, 2: 200.0, 3: 300.0}
+COLUMNS = {0: 0.0, 1: 60.0, 2: 200.0, 3: 300.0, 4: 400.0}
 
 
 def line(y: float, cells: dict[int, str]) -> TableLine:
@@ -207,4 +207,28 @@ def test_a_day_line_close_above_its_transactions_is_a_line_of_its_own(column: in
         {column: "За 03.10.2024"},
         {0: "03.10.2024", 1: "10,00", 2: "Оплата по счету № 5 от 01.10.2024", 3: "BY40ALFA3012"},
         {column: "За 09.10.2024"},
+    ]
+
+
+def test_captions_over_columns_of_dashes_are_no_line_of_the_first_row() -> None:
+    # Zeros printed as dashes set left, amounts set right: the dashes are columns of their
+    # own until the columns are joined, and "Дт | Кт" over them are the header's, set as
+    # close to the first row as the lines of one cell; names wrap around their amounts.
+    lines = [line(0, {0: "Счет", 1: "Остаток"}), line(PITCH, {1: "Дт", 3: "Кт"})]
+    y = 2 * PITCH
+    for name, debit, credit in (("Касса", None, "150,00"), ("Материалы", "100,00", None)):
+        lines.append(
+            line(y, {0: name, 1: "—", 4: credit} if credit else {0: name, 2: debit, 3: "—"})
+        )
+        y += PITCH + ROW_GAP
+    lines += [line(y, {0: "Расчеты с"}), line(y + PITCH, {0: "поставщиками", 1: "—", 4: "7,00"})]
+    lines.append(line(y + 2 * PITCH, {0: "и подрядчиками"}))
+    lines.append(line(y + 3 * PITCH + ROW_GAP, {0: "Товары", 2: "5,00", 3: "—"}))
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert rows[1:] == [
+        {1: "Дт", 3: "Кт"},
+        {0: "Касса", 1: "—", 4: "150,00"},
+        {0: "Материалы", 2: "100,00", 3: "—"},
+        {0: "Расчеты с поставщиками и подрядчиками", 1: "—", 4: "7,00"},
+        {0: "Товары", 2: "5,00", 3: "—"},
     ]

@@ -41,6 +41,7 @@ from scan_gateway.wrapped_cells import (
 PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
 _CODE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){0,3}$|^[^\d]")
+_ACCOUNT_CODE = re.compile(r"^\d{2,3}(?:\.\d{1,3}){0,3}$")
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
@@ -63,6 +64,8 @@ MAX_HEADER_BANDS = 4
 # Dashes for nothing set apart from the amounts of their column: this share of them at
 # least must read as dashes.
 DASH_SHARE = 0.75
+# A column's values say what it holds when this share of them do (OCR misreads the rest).
+MOST = 0.75
 # Rules closer than this (in text heights) are one border drawn twice.
 SAME_RULE = 0.4
 # How far (in text heights) OCR's box of a word may start left of the rule it stands right
@@ -307,7 +310,20 @@ def _without_stray_columns(
         few = len(lines) < STRAY_SHARE * len(body) or not any(
             ends_in_amount(p.text) for line in lines for p in line.phrases
         )
-        if numbers and not captioned and few:
+        # Accounts' codes set right, as numbers, before any amount: the code column's, which
+        # joins its codes set left as text (OCR may read them into the name beside them).
+        inside = [w.text for line in body for w in line.words if left <= w.x0 and w.x1 <= a]
+        codes = (
+            len(inside) >= 2
+            and sum(bool(_ACCOUNT_CODE.match(text)) for text in inside) >= MOST * len(inside)
+            and not any(
+                ends_in_amount(p.text) and not _ACCOUNT_CODE.match(p.text)
+                for line in body
+                for p in line.phrases
+                if p.x1 <= left
+            )
+        )
+        if numbers and not captioned and few and not codes:
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
@@ -789,11 +805,12 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
         text(row[left]) for row in lefts if any(_amount_like(text(words)) for words in row.values())
     ]
     # OCR reads some of the dashes as noise ("=", "еае"): most are dashes, none a number.
-    # A character or two over the amounts is a column's number misread ("У" for 7).
+    # The same goes for the amounts: a column's number read as a letter ("У" for 7), a dash
+    # read into an amount ("—2738989,1").
     return (
         sum(is_dash(t) for t in dashes) >= DASH_SHARE * len(dashes) > 0
         and not any(ch.isdigit() for t in dashes for ch in t)
-        and all(is_numeric(t) or len(t) <= 2 for t in right_texts)
+        and sum(is_numeric(t) for t in right_texts) >= MOST * len(right_texts)
         and any(_amount_like(t) for t in right_texts)
     )
 

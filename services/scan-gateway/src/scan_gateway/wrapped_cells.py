@@ -91,12 +91,19 @@ def _numeric_columns(lines: Sequence[TableLine]) -> set[int]:
         if len(line.texts) < 2:
             continue
         for column, text in line.texts:
+            seen = counts.setdefault(column, [0, 0, 0])
             if is_dash(text):
-                continue  # a zero printed as a dash: no evidence either way
-            seen = counts.setdefault(column, [0, 0])
+                seen[2] += 1  # a zero printed as a dash: no evidence either way, unless alone
+                continue
             seen[0] += is_numeric(text)
             seen[1] += 1
-    return {c for c, (num, all_) in counts.items() if num >= 2 and num >= NUMERIC_COLUMN * all_}
+    # A column of dashes alone is the part of an amounts' column where zeros are set left
+    # (the amounts set right have a column of their own until the columns are joined).
+    return {
+        c
+        for c, (num, all_, dashes) in counts.items()
+        if (num >= 2 and num >= NUMERIC_COLUMN * all_) or (dashes >= 2 and dashes > all_)
+    }
 
 
 def _kind(line: TableLine, numeric: set[int]) -> _Kind:
