@@ -21,6 +21,7 @@ from scan_gateway.page_image import (
     page_area,
     text_height,
     to_ocr_resolution,
+    without_grain,
 )
 from scan_gateway.words import PageWords
 
@@ -95,7 +96,7 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
     corners = page_area(gray)
     if corners is not None:
         gray = cut_out_page(gray, corners)
-    gray = flatten_illumination(gray)
+    gray = without_grain(flatten_illumination(gray))
     upright, angle = straighten(gray)
     # Letters are measured once: enlarging scales them, the rules' kernel depends on them.
     letter = text_height(upright)

@@ -170,6 +170,25 @@ def flatten_illumination(gray: Gray) -> Gray:
     return np.clip(flat * 255.0, 0, 255).astype(np.uint8)
 
 
+# On a page of flattened light: darker than this is ink; a page with less of it than
+# ``SPARSE_INK`` (a share of its pixels) holds a line or two; lighter than ``GRAIN_LEVEL`` of
+# the paper's median is the paper's grain.
+INK_LEVEL: Final = 128
+SPARSE_INK: Final = 0.005
+GRAIN_LEVEL: Final = 0.85
+
+
+def without_grain(gray: Gray) -> Gray:
+    """A page with next to no ink (the last page, with the signatures) with its paper's grain
+    made white: OCR binarises between the page's darkest and lightest, and with no ink to
+    speak of the threshold falls into the grain, which then reads as thousands of specks
+    (minutes of OCR for nothing). A page of text keeps its grain below OCR's threshold."""
+    if (gray < INK_LEVEL).mean() >= SPARSE_INK:
+        return gray
+    paper = float(np.median(gray))
+    return np.where(gray >= GRAIN_LEVEL * paper, np.uint8(255), gray).astype(np.uint8)
+
+
 def text_height(gray: Gray) -> float | None:
     """Median height in pixels of the letters on the page (connected components of
     letter size), ``None`` when there are too few to tell."""
