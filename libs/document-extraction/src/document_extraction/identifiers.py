@@ -124,8 +124,7 @@ def _iban_through_ocr(text: str) -> str | None:
     """The only IBAN among the readings of ``text`` with look-alikes put right where an IBAN
     has digits (check digits, and all but a Belarusian bank code) or letters (country, bank
     code), and with one character too many for a Belarusian IBAN left out."""
-    # Strays that are no letter or digit go; Cyrillic look-alikes ("З") stay to be put right.
-    alnum = re.sub(r"[\W_]", "", text.upper())
+    alnum = _letters_and_digits(text)
     if len(alnum) < 15 or alnum[:2].isdigit():
         # A number of digits alone is a domestic account, not an IBAN missing its country.
         return None
@@ -134,6 +133,12 @@ def _iban_through_ocr(text: str) -> str | None:
         readings |= {_by_position(alnum[:k] + alnum[k + 1 :]) for k in range(len(alnum))}
     valid = {reading for reading in readings if iban_valid(reading)}
     return valid.pop() if len(valid) == 1 else None
+
+
+def _letters_and_digits(text: str) -> str:
+    """Strays that are no letter or digit gone; Cyrillic look-alikes ("З") stay to be put
+    right."""
+    return re.sub(r"[\W_]", "", text.upper())
 
 
 def _by_position(iban: str) -> str:
@@ -233,7 +238,7 @@ def account_by_bic(account: str | None, bic: str | None) -> str | None:
     Belarusian BIC), when that reading's check digits hold."""
     if account is None or bic is None or bic[4:6] != "BY" or iban_valid(account):
         return account
-    alnum = re.sub(r"[\W_]", "", account)
+    alnum = _letters_and_digits(account)
     if len(alnum) < _BY_IBAN_LENGTH - 4:
         return account
     check, number = (

@@ -310,24 +310,28 @@ def _without_stray_columns(
         few = len(lines) < STRAY_SHARE * len(body) or not any(
             ends_in_amount(p.text) for line in lines for p in line.phrases
         )
-        # Accounts' codes set right, as numbers, before any amount: the code column's, which
-        # joins its codes set left as text (OCR may read them into the name beside them).
-        inside = [w.text for line in body for w in line.words if left <= w.x0 and w.x1 <= a]
-        codes = (
-            len(inside) >= 2
-            and sum(bool(_ACCOUNT_CODE.match(text)) for text in inside) >= MOST * len(inside)
-            and not any(
-                ends_in_amount(p.text) and not _ACCOUNT_CODE.match(p.text)
-                for line in body
-                for p in line.phrases
-                if p.x1 <= left
-            )
-        )
-        if numbers and not captioned and few and not codes:
+        if numbers and not captioned and few and not _codes_before_amounts(body, left, a):
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
     return out
+
+
+def _codes_before_amounts(body: Sequence[Line], left: float, right: float) -> bool:
+    """Accounts' codes set right, as numbers, between ``left`` and ``right`` and left of every
+    amount: the code column's, which joins its codes set left as text (OCR may read them
+    into the name beside them), not a stray column."""
+    inside = [w.text for line in body for w in line.words if left <= w.x0 and w.x1 <= right]
+    return (
+        len(inside) >= 2
+        and sum(bool(_ACCOUNT_CODE.match(text)) for text in inside) >= MOST * len(inside)
+        and not any(
+            ends_in_amount(p.text) and not _ACCOUNT_CODE.match(p.text)
+            for line in body
+            for p in line.phrases
+            if p.x1 <= left
+        )
+    )
 
 
 def _leading_numbers(words: Sequence[Word]) -> int:

@@ -84,8 +84,10 @@ def _without_swallowed_ink(word: Word) -> Word:
     """An amount whose last (or first) digit's box took in the next cell's dash ("759,70" over
     the ink of "759,70 —"): the box cut to a digit's width, so the column edge it hid shows."""
     chars = word.chars
-    digits = sorted(b - a for (a, b), ch in zip(chars, word.text, strict=False) if ch.isdigit())
-    if len(chars) != len(word.text) or len(digits) < 3 or not ends_in_amount(word.text):
+    if len(chars) != len(word.text) or not ends_in_amount(word.text):
+        return word
+    digits = sorted(b - a for (a, b), ch in zip(chars, word.text, strict=True) if ch.isdigit())
+    if len(digits) < 3:
         return word
     typical = digits[len(digits) // 2]
     (first_x0, first_x1), (last_x0, last_x1) = chars[0], chars[-1]
