@@ -1115,6 +1115,14 @@ def summary_lines(
             yield f"    {line}"
 
 
+def last_words(service: Any, count: int = 12) -> str:
+    """How a process that stopped on its own ended: its exit code and last log lines."""
+    code = service.child.process.returncode if service.child is not None else None
+    lines = service.log.read_text(encoding="utf-8", errors="replace").splitlines()
+    tail = "\n      ".join(line[:400] for line in lines[-count:])
+    return f"{service.name} exited with {code}; its log ends:\n      {tail}"
+
+
 def write_wire(chaos: Chaos, path: Path) -> None:
     """What the tap saw, one line per message, to follow a job's messages next to the logs."""
     with path.open("w", encoding="utf-8") as out:
@@ -1151,8 +1159,12 @@ async def test_files_survive_outages_kills_and_replayed_envelopes(
         await chaos.wait_quiet("after the last retries and replays")
         violations, facts = await check(chaos)
         if not cluster.all_up():
-            down = [s.name for s in cluster.services.values() if not s.running()]
-            violations.setdefault("processes", []).append(f"exited on their own: {down}")
+            down = [s for s in cluster.services.values() if not s.running()]
+            violations.setdefault("processes", []).append(
+                f"exited on their own: {[s.name for s in down]}"
+            )
+            # CI keeps only what the test prints: why each one stopped goes with the failure.
+            violations["processes"] += [last_words(service) for service in down]
         wall = time.monotonic() - wall
         lines = list(summary_lines(chaos, violations, facts, wall))
         write_wire(chaos, cluster.log_dir / "wire.jsonl")
