@@ -23,6 +23,7 @@ from scan_gateway.page_image import (
     to_ocr_resolution,
     without_grain,
 )
+from scan_gateway.second_reading import read_again
 from scan_gateway.words import PageWords
 
 # Resolution assumed for an image that does not state its own.
@@ -106,7 +107,7 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
     dpi = enlarged_dpi
     prepared = Image.fromarray(cleaned)
     prepared.info["dpi"] = (dpi, dpi)
-    words = repair_words(engine.recognize(prepared))
+    words = repair_words(read_again(engine.recognize(prepared), prepared, engine))
     height, width = cleaned.shape[:2]
     return PageWords(
         page=page,

@@ -1,0 +1,218 @@
+"""Words OCR was unsure of, read a second time on their own.
+
+Tesseract reads a word worse amid a table than alone: beside a column's edge it loses
+confidence in words it reads right ("Возврат" at 47), misreads an IBAN's look-alikes
+("8В\\90Р]СВЗ01…") that it reads right once the word stands alone, and where a wrapped cell's
+short second line stands right under the first line's first word ("Оплата по счету … НДС"
+over "20%") it may take the two for one tall word and read neither ("ее").
+
+Every such word on a page is cut out, the cut-outs are stacked on one blank sheet and read
+in one more call:
+* a tall word (as tall as two lines, its ink in separate bands) gives way to whatever the
+  second reading finds in its box;
+* a doubtful word (confidence under DOUBTFUL) takes the second reading when it is surer by
+  GAIN, or keeps its letters with the surer confidence when both readings agree. A short
+  word, and a word of letters the second reading spells in the other alphabet, keep their
+  letters: alone they lack the phrase that tells script and case ("ИП" alone reads "un",
+  "Оплата" reads "Onnata").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from statistics import median
+from typing import Final
+
+import numpy as np
+from PIL import Image
+
+from document_extraction.lookalikes import is_cyrillic_text
+from scan_gateway.ocr import OcrEngine
+from scan_gateway.words import Word
+
+# Taller than this many typical words' heights, a word may hold two lines of text.
+TALL: Final = 1.7
+# Below this confidence a word is read again on its own.
+DOUBTFUL: Final = 70.0
+# How much surer the second reading must be to replace the first's letters.
+GAIN: Final = 10.0
+# Words this short keep the first reading's letters.
+SHORT: Final = 3
+# A pixel darker than this is ink.
+INK_LEVEL: Final = 128
+# Space kept above and below each cut-out and between the cut-outs, in word heights.
+MARGIN: Final = 1.0
+
+
+@dataclass(frozen=True)
+class _Cut:
+    word: Word
+    tall: bool
+    left: int
+    top: int
+    right: int
+    bottom: int
+    dx: int = 0
+    dy: int = 0
+    """From the sheet the cut-outs are read on back to the page."""
+
+    def holds(self, word: Word) -> bool:
+        """A word of the page this cut-out's second reading replaces."""
+        if not self.tall:
+            return word is self.word
+        return _centre_in(word, self.left, self.top, self.right, self.bottom)
+
+    def found(self, word: Word) -> bool:
+        """A word of the second reading (in page pixels) that belongs to this cut-out."""
+        if self.tall:
+            return _centre_in(word, self.left, self.top, self.right, self.bottom)
+        own = self.word
+        return _centre_in(word, own.x0, own.y0, own.x1, own.y1)
+
+
+def _centre_in(word: Word, left: float, top: float, right: float, bottom: float) -> bool:
+    x = (word.x0 + word.x1) / 2
+    y = (word.y0 + word.y1) / 2
+    return left <= x <= right and top <= y <= bottom
+
+
+def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[Word]:
+    """``words`` with the tall and the doubtful ones read a second time on their own."""
+    image = np.asarray(page)
+    heights = [w.y1 - w.y0 for w in words if len(w.text) > 1]
+    if not heights:
+        return words
+    typical = median(heights)
+    margin = max(1, round(typical * MARGIN))
+    cuts = [
+        _cut(image, w, True, margin)
+        for w in words
+        if w.y1 - w.y0 > TALL * typical and _bands(image, w) > 1
+    ]
+    cuts += [
+        _cut(image, w, False, margin)
+        for w in words
+        if w.confidence is not None
+        and w.confidence < DOUBTFUL
+        and len(w.text) > 1
+        and not any(cut.holds(w) for cut in cuts)
+    ]
+    if not cuts:
+        return words
+    sheet, cuts = _stacked(image, cuts, words, margin)
+    sheet.info["dpi"] = page.info.get("dpi", (300, 300))
+    read = engine.recognize(sheet)
+    kept = [w for w in words if not any(cut.holds(w) for cut in cuts)]
+    # Each cut-out's words stand where the first word it replaces stood: reading order.
+    out: list[Word] = []
+    done: set[int] = set()
+    for word in words:
+        cut = next((c for c in cuts if c.holds(word)), None)
+        if cut is None:
+            out.append(word)
+        elif id(cut) not in done:
+            done.add(id(cut))
+            again = [
+                moved
+                for w in read
+                if cut.found(moved := _moved(w, cut))
+                and not any(_covered(moved, other) for other in kept)
+            ]
+            out += _better(cut, [w for w in words if cut.holds(w)], again)
+    return out
+
+
+def _better(cut: _Cut, first: list[Word], again: list[Word]) -> list[Word]:
+    if not again:
+        # Nothing read the second time: the first reading stays, poor as it is.
+        return first
+    if cut.tall:
+        return again
+    word = cut.word
+    before = word.confidence or 0.0
+    after = min(w.confidence or 0.0 for w in again)
+    text = "".join(w.text for w in again)
+    if text.casefold() == word.text.casefold():
+        # The same letters (perhaps parted where the print has a thin space): surer now.
+        return [replace(word, confidence=max(before, after))]
+    if len(word.text) > SHORT and after >= before + GAIN and not _script_flipped(word.text, text):
+        return again
+    return first
+
+
+def _script_flipped(first: str, second: str) -> bool:
+    """A word of letters alone read in the other alphabet: alone, Tesseract reads a Russian
+    word in English look-alikes ("Onnata" for "Оплата"), which no check would catch. Codes
+    with digits (an IBAN, a BIC) may change alphabet: their check digits and shape judge."""
+    if any(c.isdigit() for c in first + second):
+        return False
+    return is_cyrillic_text([first]) != is_cyrillic_text([second])
+
+
+def _bands(image: np.ndarray, word: Word) -> int:
+    """How many runs of inked pixel rows the word's box holds."""
+    box = image[int(word.y0) : int(word.y1) + 1, int(word.x0) : int(word.x1) + 1]
+    if box.size == 0:
+        return 0
+    inked = np.asarray((box < INK_LEVEL).any(axis=1), dtype=bool)
+    starts = inked[1:] & ~inked[:-1]
+    return int(inked[0]) + int(starts.sum())
+
+
+def _covered(word: Word, other: Word) -> bool:
+    """Most of ``word`` lies on ``other``: a piece of a neighbour the cut-out took in."""
+    width = min(word.x1, other.x1) - max(word.x0, other.x0)
+    height = min(word.y1, other.y1) - max(word.y0, other.y0)
+    area = (word.x1 - word.x0) * (word.y1 - word.y0)
+    return width > 0 and height > 0 and width * height > area / 2
+
+
+def _cut(image: np.ndarray, word: Word, tall: bool, margin: int) -> _Cut:
+    """The word's box with room above and below; sideways the next word may be close."""
+    height, width = image.shape[:2]
+    side = max(1, margin // 4)
+    return _Cut(
+        word,
+        tall,
+        max(0, int(word.x0) - side),
+        max(0, int(word.y0) - margin),
+        min(width, int(word.x1) + 1 + side),
+        min(height, int(word.y1) + 1 + margin),
+    )
+
+
+def _stacked(
+    image: np.ndarray, cuts: list[_Cut], words: list[Word], margin: int
+) -> tuple[Image.Image, list[_Cut]]:
+    """The cut-outs one under another on a blank sheet, where the neighbouring words that
+    reach into a cut-out are blanked: read again, their pieces would be words of their own."""
+    width = max(c.right - c.left for c in cuts) + 2 * margin
+    height = sum(c.bottom - c.top + margin for c in cuts) + margin
+    sheet = np.full((height, width), 255, dtype=np.uint8)
+    placed = []
+    top = margin
+    for cut in cuts:
+        rows, cols = cut.bottom - cut.top, cut.right - cut.left
+        piece = image[cut.top : cut.bottom, cut.left : cut.right].copy()
+        for word in words:
+            if not cut.holds(word):
+                piece[
+                    max(0, int(word.y0) - cut.top) : max(0, int(word.y1) + 1 - cut.top),
+                    max(0, int(word.x0) - cut.left) : max(0, int(word.x1) + 1 - cut.left),
+                ] = 255
+        sheet[top : top + rows, margin : margin + cols] = piece
+        placed.append(replace(cut, dx=cut.left - margin, dy=cut.top - top))
+        top += rows + margin
+    return Image.fromarray(sheet), placed
+
+
+def _moved(word: Word, cut: _Cut) -> Word:
+    dx, dy = cut.dx, cut.dy
+    return replace(
+        word,
+        x0=word.x0 + dx,
+        x1=word.x1 + dx,
+        y0=word.y0 + dy,
+        y1=word.y1 + dy,
+        chars=tuple((a + dx, b + dx) for a, b in word.chars),
+    )
