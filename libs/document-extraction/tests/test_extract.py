@@ -532,6 +532,32 @@ def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> 
     ]
 
 
+def test_a_scanned_statements_lines_are_as_sure_as_what_no_check_vouches_for() -> None:
+    def read(closing: str, tax_id: str = "190657200") -> tuple[list[float], list[str]]:
+        lines = copy.deepcopy(LINES)
+        lines[0][4] = tax_id
+        rows = statement(lines, closing)
+        # Date, number, amount, name, УНП, IBAN, purpose: OCR unsure of the amounts and the
+        # identifiers, sure of the rest.
+        confidence: list[list[float | None]] = [[None] * 8 for _ in rows]
+        confidence[7] = [95.0, 95.0, 60.0, 95.0, 45.0, 42.0, 92.0, None]
+        confidence[8] = [95.0, 95.0, 60.0, 95.0, 45.0, None, 92.0, None]
+        (document,) = extract(
+            [Grid("p", rows, kind="page", page=1, cell_confidence=confidence)]
+        ).documents
+        return [t.confidence for t in document.transactions], [w.code for w in document.warnings]
+
+    # The balances hold: the amounts are right; the УНП and the IBAN have their check digits.
+    sure, found = read("1 300,00")
+    assert sure == [92, 92] and "LOW_CONFIDENCE" not in found
+    # The balances do not hold: the amounts are as doubtful as OCR says.
+    sure, found = read("1 299,00")
+    assert sure == [60, 60] and "LOW_CONFIDENCE" in found
+    # An УНП whose check digit fails vouches for nothing.
+    sure, found = read("1 300,00", tax_id="190657201")
+    assert sure == [45, 92]
+
+
 def test_a_counterparty_account_misread_by_ocr_is_put_right_by_its_check_digits() -> None:
     rows = statement(
         [

@@ -6,6 +6,7 @@ import pytest
 
 from document_extraction.identifiers import (
     account_by_bic,
+    bic_serves,
     find_account,
     iban_valid,
     inn_valid,
@@ -115,3 +116,11 @@ def test_an_iban_read_into_the_cell_before_it_is_taken_out() -> None:
     )
     assert split_iban("ОАО «Керамин» BY83BAPB30127007311330193300") is None
     assert split_iban("ОАО «Керамин»") is None
+
+
+def test_a_bic_serves_the_iban_whose_bank_code_and_country_it_carries() -> None:
+    iban = "BY95ALFA30122231870010270000"
+    assert bic_serves("ALFABY2X", iban)
+    assert not bic_serves("PJCBBY2X", iban)  # another bank
+    assert not bic_serves("ALFARU2X", iban)  # another country
+    assert not bic_serves("ALFABY2X", "BY96ALFA30122231870010270000")  # check digits fail

@@ -231,6 +231,13 @@ def bic_by_account(bic: str | None, account: str | None) -> str | None:
     return bic
 
 
+def bic_serves(bic: str, account: str) -> bool:
+    """A SWIFT BIC names the bank and country of a valid IBAN: its first four characters are
+    the IBAN's bank code and the next two its country (a Belarusian IBAN carries the code at
+    5-8, under its check digits)."""
+    return iban_valid(account) and bic[:4] == account[4:8] and bic[4:6] == account[:2]
+
+
 def account_by_bic(account: str | None, bic: str | None) -> str | None:
     """A Belarusian IBAN that OCR misread in its country or bank code ("BB07BPB3012…", a
     letter lost) put together from its check digits, the twenty digits of the account after

@@ -6,7 +6,7 @@ import datetime
 import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -39,6 +39,7 @@ from document_extraction.identifiers import (
     NUMERIC_CURRENCIES,
     account_by_bic,
     bic_by_account,
+    bic_serves,
     currency_of_account,
     find_account,
     find_tax_id,
@@ -48,6 +49,7 @@ from document_extraction.identifiers import (
     normalize_bic,
     normalize_tax_id,
     split_iban,
+    tax_id_valid,
     unp_valid,
 )
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, latin_spelling
@@ -496,6 +498,23 @@ def _account_column(rows: Sequence[Sequence[CellValue]], start: int, taken: set[
     return best[0] if best is not None else None
 
 
+# What check_statement says when the lines' amounts do not add up to the printed sums.
+_SUMS_FAILED = frozenset({"BALANCE_MISMATCH", "TOTALS_MISMATCH", "BALANCE_MISSING"})
+
+
+def _vouched_columns(
+    cols: Mapping[str, int], account: str | None, tax_id: str | None, bic: str | None
+) -> set[int]:
+    """A line's cells whose own check digits vouch for what was read: an IBAN, an УНП/ИНН,
+    and a BIC that names the valid IBAN's bank."""
+    checks = {
+        "account": account is not None and iban_valid(account),
+        "tax_id": tax_id is not None and tax_id_valid(tax_id),
+        "bic": bic is not None and account is not None and bic_serves(bic, account),
+    }
+    return {cols[name] for name, holds in checks.items() if holds and name in cols}
+
+
 def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     locate = Locate(grid)
     rows = grid.rows
@@ -537,6 +556,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     transactions: list[Transaction] = []
     check_lines: list[StatementLine] = []
     confidences: list[float] = []
+    # Each line's confidence without the cells a check vouches for: its identifiers (own
+    # check digits) and, when the statement's sums hold, its amounts as well.
+    vouched: list[float] = []
+    summed: list[float] = []
+    amount_cols = {cols[name] for name in ("debit", "credit", "amount") if name in cols}
     total_debit: Decimal | None = None
     total_credit: Decimal | None = None
     totals_index: int | None = None
@@ -709,6 +733,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             own = normalize_account(as_text(row[own_account_col]) or "")
             if own:
                 own_accounts.add(own)
+        sure = _vouched_columns(cols, account, tax_id, bic)
+        unsure = [c for c in used_cols if c not in sure]
+        vouched.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
+        unsure = [c for c in unsure if c not in amount_cols]
+        summed.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
         transactions.append(transaction)
         confidences.append(conf)
         check_lines.append(StatementLine(index, date, debit, credit))
@@ -804,7 +833,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         head.holder_tax_id, head.holder_where or locate.where(), "владелец счета"
     )
     all_warnings += warnings
-    all_warnings += check_statement(
+    checked = check_statement(
         check_lines,
         head.opening,
         head.closing,
@@ -815,6 +844,17 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         locate,
         date_col,
     )
+    all_warnings += checked
+    sums_hold = not any(w.code in _SUMS_FAILED for w in checked) and (
+        (head.opening is not None and head.closing is not None)
+        or (total_debit is not None and total_credit is not None)
+    )
+    # OCR's doubt about a cell a check confirms says nothing: what stays is the doubt about
+    # what no check covers (names, purposes, numbers).
+    confidences = summed if sums_hold else vouched
+    transactions = [
+        replace(line, confidence=sure) for line, sure in zip(transactions, confidences, strict=True)
+    ]
     # A table of dates and amounts without a "Выписка" title may be a ledger, not a statement.
     titled = any(
         "выписк" in norm(line_of(list(rows[i][:MAX_COLUMNS]))) for i in range(header.first_row)
