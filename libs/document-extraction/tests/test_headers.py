@@ -251,6 +251,24 @@ def test_statement_direction_column_amount_columns_and_dates_chosen_by_the_body(
     assert header.extra["own_account"] == 0
 
 
+def test_the_statements_own_account_read_through_ocr_is_one_account_on_every_line() -> None:
+    own = "BY90BAPB30126082297920193300"
+    captions = ["Номер счета", "Дата", "№ док", "Сумма", "Наименование корреспондента", "IBAN"]
+    lines = [
+        [own, "03.12.2024", "19120", "-29413,12", "ООО «Сигма»", "BY95ALFA30122231870010270000"],
+        # Look-alikes, and a digit lost under a speck: neither is another account.
+        ["В\\90ВАРВЗ0126082297920193300", "04.12.2024", "68429", "41492,61", "ОДО «Поли»",
+         "BY25PJCB30120000000000000000"],
+        ["BY90BAPB3012608229° ‘920193300", "06.12.2024", "71473", "-38013,27", "ГП «Топ»",
+         "BY66BAPB30124611658960164300"],
+        [own, "08.12.2024", "83255", "-32974,84", "ЧУП «Агро»", "BY95ALFA30122231870010270000"],
+    ]  # fmt: skip
+    header = find_statement_header([captions, *lines])
+    assert header is not None
+    assert header.extra["own_account"] == 0
+    assert header.columns["account"] == 5
+
+
 def test_one_account_on_every_line_under_no_counterparty_caption_is_the_statements_own() -> None:
     own = "BY74BPSB30123080564900193300"
     captions = ["Номер счета", "Дата", "№ док.", "Дебет", "Кредит", "Корреспондент", "1ВАМ"]

@@ -12,6 +12,7 @@ from document_extraction.identifiers import (
     inn_valid,
     normalize_account,
     normalize_tax_id,
+    readable_account,
     split_iban,
     unp_valid,
 )
@@ -66,6 +67,7 @@ def test_an_account_is_found_in_a_line(line: str) -> None:
     [
         ("ВУ12ВАРВЗ0125736483800164300", "BY12BAPB30125736483800164300"),  # Cyrillic, З for 3
         ("В\\У66ВАРВЗ0124611658960164300", "BY66BAPB30124611658960164300"),  # a stray stroke
+        ("В\\90ВАРВЗ0126082297920193300", "BY90BAPB30126082297920193300"),  # Y read as "\\"
         ("BYO2ALFA30127335907930193300", "BY02ALFA30127335907930193300"),  # O in check digits
         ("BY62BAP830123188873180164300", "BY62BAPB30123188873180164300"),  # 8 in bank code
         ("BYS53ALFA30127875779190164300", "BY53ALFA30127875779190164300"),  # one too many
@@ -124,3 +126,11 @@ def test_a_bic_serves_the_iban_whose_bank_code_and_country_it_carries() -> None:
     assert not bic_serves("PJCBBY2X", iban)  # another bank
     assert not bic_serves("ALFARU2X", iban)  # another country
     assert not bic_serves("ALFABY2X", "BY96ALFA30122231870010270000")  # check digits fail
+
+
+def test_an_iban_whose_check_digits_fail_reads_as_no_account() -> None:
+    assert readable_account("В\\90ВАРВЗ0126082297920193300") == "BY90BAPB30126082297920193300"
+    assert readable_account("40702810900000001234") == "40702810900000001234"
+    # A digit went unread: the reading is no account, neither this one nor another.
+    assert normalize_account("BY90BAPB3012608229° ‘920193300") == "BY90BAPB3012608229920193300"
+    assert readable_account("BY90BAPB3012608229° ‘920193300") is None

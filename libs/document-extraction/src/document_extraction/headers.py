@@ -31,6 +31,7 @@ from document_extraction.captions import (
 from document_extraction.checks import row_balances
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
+from document_extraction.identifiers import readable_account
 from document_extraction.lookalikes import Vocabulary
 from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.text import is_counter, is_empty
@@ -611,10 +612,17 @@ def _fit(rows: Sequence[Sequence[CellValue]], col: int, test: Callable[[CellValu
 
 
 def _constant(rows: Sequence[Sequence[CellValue]], col: int, least: int = 2) -> bool:
-    """Whether a column holds one and the same value on every line that has one (``least``
-    of them or more)."""
-    values = [row[col] for row in rows if col < len(row) and not is_empty(row[col])]
-    return len(values) >= least and len(set(map(str, values))) == 1
+    """Whether a column holds one and the same account on every line that has a readable
+    one (``least`` of them or more): OCR's look-alikes on some lines ("В\\90ВАРВЗ01…") are
+    the same account, and a misread one tells of no other."""
+    accounts = [
+        account
+        for row in rows
+        if col < len(row)
+        and not is_empty(row[col])
+        and (account := readable_account(str(row[col]))) is not None
+    ]
+    return len(accounts) >= least and len(set(accounts)) == 1
 
 
 # Lines that must show one and the same account before it is taken for the statement's own.

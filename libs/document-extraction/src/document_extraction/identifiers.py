@@ -100,7 +100,8 @@ def normalize_tax_id(text: str) -> str | None:
 
 def normalize_account(text: str) -> str | None:
     """An account number as printed; an IBAN that OCR misread with look-alike glyphs ("ВУ12ВАРВЗ0…",
-    "BYO2…", a stray "\\" or one extra character) is the one reading whose check digits hold."""
+    "BYO2…", a stray "\\" or one extra character, the Y of "BY" read as a stroke) is the one
+    reading whose check digits hold."""
     candidate = compact(text)
     if iban_valid(candidate):
         return candidate
@@ -112,6 +113,15 @@ def normalize_account(text: str) -> str | None:
     # What was read stays, its check then failing, rather than an account lost without a word.
     stripped = re.sub(r"[^0-9A-Z]", "", candidate)
     return stripped if looks_like_iban(stripped) else None
+
+
+def readable_account(text: str) -> str | None:
+    """The account ``text`` reads as, unless it is an IBAN whose check digits fail: such a
+    reading tells of no account (a digit of it went unread), only of a misread one."""
+    account = normalize_account(text)
+    if account is not None and looks_like_iban(account) and not iban_valid(account):
+        return None
+    return account
 
 
 # Digits OCR reads in place of the capitals of an IBAN's country and bank code.
@@ -129,6 +139,9 @@ def _iban_through_ocr(text: str) -> str | None:
         # A number of digits alone is a domestic account, not an IBAN missing its country.
         return None
     readings = {_by_position(alnum)}
+    if len(alnum) == _BY_IBAN_LENGTH - 1 and alnum[0] in "BВ" and alnum[1:3].isdigit():
+        # The Y of "BY" read as a stroke ("В\\90…") and dropped with the other strays.
+        readings.add(_by_position("BY" + alnum[1:]))
     if alnum[:2] == "BY" and len(alnum) == _BY_IBAN_LENGTH + 1:
         readings |= {_by_position(alnum[:k] + alnum[k + 1 :]) for k in range(len(alnum))}
     valid = {reading for reading in readings if iban_valid(reading)}

@@ -48,6 +48,7 @@ from document_extraction.identifiers import (
     normalize_account,
     normalize_bic,
     normalize_tax_id,
+    readable_account,
     split_iban,
     tax_id_valid,
     unp_valid,
@@ -730,7 +731,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             check_account(account, locate.row(index, cols.get("account")), "контрагент")
         )
         if own_account_col is not None and own_account_col < len(row):
-            own = normalize_account(as_text(row[own_account_col]) or "")
+            own = readable_account(as_text(row[own_account_col]) or "")
             if own:
                 own_accounts.add(own)
         sure = _vouched_columns(cols, account, tax_id, bic)
