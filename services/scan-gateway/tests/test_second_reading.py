@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from document_extraction.identifiers import normalize_account
 from scan_gateway.ocr import EngineConfig, OcrEngine, make_engine
-from scan_gateway.second_reading import TALL, read_again
+from scan_gateway.second_reading import DOUBTFUL, TALL, read_again
 from scan_gateway.words import Word
 
 FONT = "/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf"
@@ -70,16 +70,17 @@ def test_a_wrapped_cells_first_word_read_together_with_the_line_under_it_is_read
         assert abs(again.x1 - before.x1) <= 3 and abs(again.y1 - before.y1) <= 3
 
 
-def test_a_word_tall_because_its_letters_are_large_is_kept_as_read() -> None:
+def test_words_read_surely_are_not_read_again() -> None:
+    # A title twice as tall as the text, read surely: one line, nothing to read again.
     page = _page([(40, 40, "ВЫПИСКА", 60), (40, 160, "по счету за период", 30)])
     engine = make_engine(EngineConfig())
     read = engine.recognize(page)
     title, line = read[0], read[2]
     assert title.text == "ВЫПИСКА" and title.y1 - title.y0 > TALL * (line.y1 - line.y0)
+    assert all(w.confidence is not None and w.confidence >= DOUBTFUL for w in read)
 
     counted = _Counted(engine)
     assert read_again(read, page, counted) == read
-    # One band of ink: nothing to read line by line.
     assert counted.calls == 0
 
 

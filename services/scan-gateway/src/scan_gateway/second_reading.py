@@ -8,9 +8,9 @@ over "20%") it may take the two for one tall word and read neither ("ее").
 
 Every such word on a page is cut out, the cut-outs are stacked on one blank sheet and read
 in one more call:
-* a tall word (as tall as two lines, its ink in separate bands) gives way to whatever the
-  second reading finds in its box;
-* a doubtful word (confidence under DOUBTFUL) takes the second reading when it is surer by
+* a doubtful word (confidence under DOUBTFUL) as tall as two lines gives way to what the
+  second reading finds in its box when that is surer by GAIN;
+* another doubtful word takes the second reading when it is surer by
   GAIN, or keeps its letters with the surer confidence when both readings agree. A short
   word, and a word of letters the second reading spells in the other alphabet, keep their
   letters: alone they lack the phrase that tells script and case ("ИП" alone reads "un",
@@ -38,8 +38,6 @@ DOUBTFUL: Final = 70.0
 GAIN: Final = 10.0
 # Words this short keep the first reading's letters.
 SHORT: Final = 3
-# A pixel darker than this is ink.
-INK_LEVEL: Final = 128
 # Space kept above and below each cut-out and between the cut-outs, in word heights.
 MARGIN: Final = 1.0
 
@@ -57,10 +55,12 @@ class _Cut:
     """From the sheet the cut-outs are read on back to the page."""
 
     def holds(self, word: Word) -> bool:
-        """A word of the page this cut-out's second reading replaces."""
+        """A word of the page this cut-out's second reading replaces: the word, and for a
+        tall one the scraps inside its box."""
         if not self.tall:
             return word is self.word
-        return _centre_in(word, self.left, self.top, self.right, self.bottom)
+        own = self.word
+        return _centre_in(word, own.x0, own.y0, own.x1, own.y1)
 
     def found(self, word: Word) -> bool:
         """A word of the second reading (in page pixels) that belongs to this cut-out."""
@@ -84,18 +84,12 @@ def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[
         return words
     typical = median(heights)
     margin = max(1, round(typical * MARGIN))
-    cuts = [
-        _cut(image, w, True, margin)
-        for w in words
-        if w.y1 - w.y0 > TALL * typical and _bands(image, w) > 1
+    doubtful = [
+        w for w in words if w.confidence is not None and w.confidence < DOUBTFUL and len(w.text) > 1
     ]
+    cuts = [_cut(image, w, True, margin) for w in doubtful if w.y1 - w.y0 > TALL * typical]
     cuts += [
-        _cut(image, w, False, margin)
-        for w in words
-        if w.confidence is not None
-        and w.confidence < DOUBTFUL
-        and len(w.text) > 1
-        and not any(cut.holds(w) for cut in cuts)
+        _cut(image, w, False, margin) for w in doubtful if not any(cut.holds(w) for cut in cuts)
     ]
     if not cuts:
         return words
@@ -126,11 +120,11 @@ def _better(cut: _Cut, first: list[Word], again: list[Word]) -> list[Word]:
     if not again:
         # Nothing read the second time: the first reading stays, poor as it is.
         return first
-    if cut.tall:
-        return again
     word = cut.word
     before = word.confidence or 0.0
     after = min(w.confidence or 0.0 for w in again)
+    if cut.tall:
+        return again if after >= before + GAIN else first
     text = "".join(w.text for w in again)
     if text.casefold() == word.text.casefold():
         # The same letters (perhaps parted where the print has a thin space): surer now.
@@ -147,16 +141,6 @@ def _script_flipped(first: str, second: str) -> bool:
     if any(c.isdigit() for c in first + second):
         return False
     return is_cyrillic_text([first]) != is_cyrillic_text([second])
-
-
-def _bands(image: np.ndarray, word: Word) -> int:
-    """How many runs of inked pixel rows the word's box holds."""
-    box = image[int(word.y0) : int(word.y1) + 1, int(word.x0) : int(word.x1) + 1]
-    if box.size == 0:
-        return 0
-    inked = np.asarray((box < INK_LEVEL).any(axis=1), dtype=bool)
-    starts = inked[1:] & ~inked[:-1]
-    return int(inked[0]) + int(starts.sum())
 
 
 def _covered(word: Word, other: Word) -> bool:
