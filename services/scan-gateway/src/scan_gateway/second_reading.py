@@ -10,11 +10,10 @@ Every such word on a page is cut out, the cut-outs are stacked on one blank shee
 in one more call:
 * a doubtful word (confidence under DOUBTFUL) as tall as two lines gives way to what the
   second reading finds in its box when that is surer by GAIN;
-* another doubtful word takes the second reading when it is surer by
-  GAIN, or keeps its letters with the surer confidence when both readings agree. A short
-  word, and a word of letters the second reading spells in the other alphabet, keep their
-  letters: alone they lack the phrase that tells script and case ("ИП" alone reads "un",
-  "Оплата" reads "Onnata").
+* another doubtful word takes the second reading when it is surer by GAIN, or keeps its
+  letters with the surer confidence when both readings agree. A short word, and a word of
+  letters the second reading spells in the other alphabet, keep their letters: alone they
+  lack the phrase that tells script and case ("ИП" alone reads "un", "Оплата" "Onnata").
 """
 
 from __future__ import annotations
@@ -179,10 +178,16 @@ def _stacked(
         rows, cols = cut.bottom - cut.top, cut.right - cut.left
         piece = image[cut.top : cut.bottom, cut.left : cut.right].copy()
         for word in words:
-            if not cut.holds(word):
+            reaches_in = (
+                word.x1 >= cut.left
+                and word.x0 < cut.right
+                and word.y1 >= cut.top
+                and word.y0 < cut.bottom
+            )
+            if reaches_in and not cut.holds(word):
                 piece[
-                    max(0, int(word.y0) - cut.top) : max(0, int(word.y1) + 1 - cut.top),
-                    max(0, int(word.x0) - cut.left) : max(0, int(word.x1) + 1 - cut.left),
+                    max(0, int(word.y0) - cut.top) : int(word.y1) + 1 - cut.top,
+                    max(0, int(word.x0) - cut.left) : int(word.x1) + 1 - cut.left,
                 ] = 255
         sheet[top : top + rows, margin : margin + cols] = piece
         placed.append(replace(cut, dx=cut.left - margin, dy=cut.top - top))
