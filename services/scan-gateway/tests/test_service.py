@@ -211,8 +211,9 @@ async def test_http_engine_reads_the_scan_through_the_external_service(
     request = await send(worker, collector, SCAN.data, file_type="PNG")
     _, outcome = await collector.wait_for(request["job_id"], timeout=60)
     assert outcome.status in ("done", "needs_check")
-    assert len(ocr_server.requests) == 1
-    assert ocr_server.requests[0]["languages"] == "rus+eng"
+    # The page, and at most one more request: the sheet of the words it read unsurely.
+    assert 1 <= len(ocr_server.requests) <= 2
+    assert all(r["languages"] == "rus+eng" for r in ocr_server.requests)
     result = parse_result_file(await worker.storage.get(outcome.envelope.result_s3.key))
     assert isinstance(result.documents[0], TrialBalance)
 
