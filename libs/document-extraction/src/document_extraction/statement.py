@@ -556,7 +556,6 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
 
     transactions: list[Transaction] = []
     check_lines: list[StatementLine] = []
-    confidences: list[float] = []
     # Each line's confidence without the cells a check vouches for: its identifiers (own
     # check digits) and, when the statement's sums hold, its amounts as well.
     vouched: list[float] = []
@@ -671,7 +670,6 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
                 )
                 credit = None
         penalty += cost
-        conf = row_confidence(penalty, ocr_of(grid.cell_confidence, index, used_cols))
         account_text = as_text(cell(row, "account"))
         account = normalize_account(account_text) if account_text else None
         bank = clean(cell(row, "bank"))
@@ -693,6 +691,11 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         bic = bic_by_account(bic, account)
         account = account_by_bic(account, bic)
         tax_id = _tax_id(cell(row, "tax_id"))
+        sure = _vouched_columns(cols, account, tax_id, bic)
+        unsure = [c for c in used_cols if c not in sure]
+        vouched.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
+        unsure = [c for c in unsure if c not in amount_cols]
+        summed.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
         line_equivalents = None
         if shared_equivalent:
             # Its side is known once the reading of the amounts is chosen, below.
@@ -715,7 +718,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             counterparty_bank=bank,
             counterparty_bank_bic=bic,
             purpose=clean(cell(row, "purpose")),
-            confidence=conf,
+            confidence=vouched[-1],
             locator=locate.row(index),
         )
         if tax_id is None and as_text(cell(row, "tax_id")):
@@ -734,13 +737,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             own = readable_account(as_text(row[own_account_col]) or "")
             if own:
                 own_accounts.add(own)
-        sure = _vouched_columns(cols, account, tax_id, bic)
-        unsure = [c for c in used_cols if c not in sure]
-        vouched.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
-        unsure = [c for c in unsure if c not in amount_cols]
-        summed.append(row_confidence(penalty, ocr_of(grid.cell_confidence, index, unsure)))
         transactions.append(transaction)
-        confidences.append(conf)
         check_lines.append(StatementLine(index, date, debit, credit))
         last_index = index
 
