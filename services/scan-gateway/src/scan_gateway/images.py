@@ -24,6 +24,7 @@ from scan_gateway.page_image import (
     without_grain,
 )
 from scan_gateway.second_reading import read_again
+from scan_gateway.unread_dashes import with_unread_dashes
 from scan_gateway.words import PageWords
 
 # Resolution assumed for an image that does not state its own.
@@ -108,6 +109,8 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
     prepared = Image.fromarray(cleaned)
     prepared.info["dpi"] = (dpi, dpi)
     words = repair_words(read_again(engine.recognize(prepared), prepared, engine))
+    # After the repair: a dash whose box OCR drew as tall as the line went with the strokes.
+    words = with_unread_dashes(words, prepared)
     height, width = cleaned.shape[:2]
     return PageWords(
         page=page,
