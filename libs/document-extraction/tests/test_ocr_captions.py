@@ -89,6 +89,17 @@ def test_latin_by_nature_and_numbers_stay(text: str) -> None:
         ("00000 «Альфа»", "00000 «Альфа»"),  # no legal form: as read
         ("12 «Сигма»", "12 «Сигма»"),
         ("000 Сигма", "000 Сигма"),  # no quoted name after it
+        # One letter misread: the one form a letter away.
+        ("РУМ «Связьинвест-Сервис»", "РУП «Связьинвест-Сервис»"),
+        ("PYN «Связьинвест»", "РУП «Связьинвест»"),
+        ("РУ! «Связьинвест»", "РУП «Связьинвест»"),
+        # Real forms stay, so does a word two forms are as near to, a word not in capitals,
+        # and a number.
+        ("КУП «Водоканал»", "КУП «Водоканал»"),
+        ("ЧПУП «Бета»", "ЧПУП «Бета»"),
+        ("ТУП «Альфа»", "ТУП «Альфа»"),
+        ("Дом «Альфа»", "Дом «Альфа»"),
+        ("340 «Альфа»", "340 «Альфа»"),
     ],
 )
 def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(

@@ -76,9 +76,12 @@ _LOWERED_TO_CYRILLIC: Final = {
 }
 
 
-# The legal forms a name opens with, before its quoted name ("ООО «Альфа»").
+# The legal forms a name opens with, before its quoted name ("ООО «Альфа»"): Belarusian,
+# Russian and Kazakh ones, complete enough that a form one letter from another is in it too.
 LEGAL_FORMS: Final = frozenset((
-    "ООО", "ОАО", "ЗАО", "ОДО", "АО", "ПАО", "ЧУП", "ЧТУП", "УП", "РУП", "ГП", "СООО", "ИООО", "ИП",
+    "ООО", "ОАО", "ЗАО", "ОДО", "АО", "ПАО", "НАО", "ЧУП", "ЧТУП", "ЧПУП", "ЧСУП", "ИЧУП", "УП",
+    "РУП", "КУП", "КУПП", "ГУП", "МУП", "ФГУП", "ИУП", "СУП", "ГП", "СООО", "ИООО", "ИП", "ЧП",
+    "ТОО", "ПК", "СПК", "УО", "ГУ", "ГУО", "КФХ", "ПТ", "КТ", "ТД",
 ))  # fmt: skip
 # What may stand before a quoted name: its legal form, an outline level or row number OCR
 # read into the line, a bracket of a cell border; the form itself OCR may read in pieces.
@@ -103,9 +106,31 @@ def legal_form_spelled(text: str) -> str:
             letters = "".join(
                 _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
             )
-            if letters in LEGAL_FORMS and all(_STRAY.match(t) for t in stray):
+            if not all(_STRAY.match(t) for t in stray):
+                continue
+            if letters in LEGAL_FORMS:
                 return letters + rest
+            if (near := _form_one_letter_off(form, letters)) is not None:
+                return near + rest
     return text
+
+
+def _form_one_letter_off(read: str, letters: str) -> str | None:
+    """The one legal form a capitalised word of three letters or more is a letter away from
+    ("РУМ", "PYN", "РУ!" for РУП): OCR misread the letter; None where two forms are as near
+    or the word is no form in capitals."""
+    if len(letters) < 3 or any(ch.islower() for ch in read):
+        return None
+    if sum(ch.isalpha() for ch in read) < 2:
+        # A number before a quoted name ("300 «Альфа»") is no form misread.
+        return None
+    near = [
+        form
+        for form in LEGAL_FORMS
+        if len(form) == len(letters)
+        and sum(a != b for a, b in zip(form, letters, strict=True)) == 1
+    ]
+    return near[0] if len(near) == 1 else None
 
 
 def repair_number(text: str) -> tuple[str, int]:
