@@ -17,10 +17,9 @@ from typing import Final
 import numpy as np
 from PIL import Image
 
+from scan_gateway.page_image import INK_LEVEL
 from scan_gateway.words import Word
 
-# A pixel darker than this is ink.
-INK_LEVEL: Final = 128
 # Gaps narrower than this many letter heights have no room for " - ".
 ROOM: Final = 0.6
 # A dash's bar, in letter heights: at most this thick, and this long.
