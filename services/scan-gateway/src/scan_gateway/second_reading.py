@@ -19,7 +19,6 @@ in one more call:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from statistics import median
 from typing import Final
 
 import numpy as np
@@ -27,7 +26,7 @@ from PIL import Image
 
 from document_extraction.lookalikes import is_cyrillic_text
 from scan_gateway.ocr import OcrEngine
-from scan_gateway.words import Word
+from scan_gateway.words import Word, letter_height
 
 # Taller than this many typical words' heights, a word may hold two lines of text.
 TALL: Final = 1.7
@@ -70,48 +69,48 @@ class _Cut:
 
 
 def _centre_in(word: Word, left: float, top: float, right: float, bottom: float) -> bool:
-    x = (word.x0 + word.x1) / 2
-    y = (word.y0 + word.y1) / 2
-    return left <= x <= right and top <= y <= bottom
+    return left <= word.cx <= right and top <= word.cy <= bottom
 
 
 def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[Word]:
     """``words`` with the tall and the doubtful ones read a second time on their own."""
     image = np.asarray(page)
-    heights = [w.y1 - w.y0 for w in words if len(w.text) > 1]
-    if not heights:
+    typical = letter_height(words)
+    if typical is None:
         return words
-    typical = median(heights)
     margin = max(1, round(typical * MARGIN))
     doubtful = [
         w for w in words if w.confidence is not None and w.confidence < DOUBTFUL and len(w.text) > 1
     ]
-    cuts = [_cut(image, w, True, margin) for w in doubtful if w.y1 - w.y0 > TALL * typical]
+    cuts = [_cut(image, w, True, margin) for w in doubtful if w.height > TALL * typical]
     cuts += [
         _cut(image, w, False, margin) for w in doubtful if not any(cut.holds(w) for cut in cuts)
     ]
     if not cuts:
         return words
-    sheet, cuts = _stacked(image, cuts, words, margin)
+    # Which cut-out each word of the page goes with, if any: the only pass over them all.
+    owner = [next((k for k, cut in enumerate(cuts) if cut.holds(w)), None) for w in words]
+    held = [[w for w, k in zip(words, owner, strict=True) if k == c] for c in range(len(cuts))]
+    sheet, cuts = _stacked(image, cuts, held, words, margin)
     sheet.info["dpi"] = page.info.get("dpi", (300, 300))
     read = engine.recognize(sheet)
-    kept = [w for w in words if not any(cut.holds(w) for cut in cuts)]
+    kept = [w for w, k in zip(words, owner, strict=True) if k is None]
     # Each cut-out's words stand where the first word it replaces stood: reading order.
     out: list[Word] = []
     done: set[int] = set()
-    for word in words:
-        cut = next((c for c in cuts if c.holds(word)), None)
-        if cut is None:
+    for word, k in zip(words, owner, strict=True):
+        if k is None:
             out.append(word)
-        elif id(cut) not in done:
-            done.add(id(cut))
+        elif k not in done:
+            done.add(k)
+            cut = cuts[k]
             again = [
                 moved
                 for w in read
                 if cut.found(moved := _moved(w, cut))
                 and not any(_covered(moved, other) for other in kept)
             ]
-            out += _better(cut, [w for w in words if cut.holds(w)], again)
+            out += _better(cut, held[k], again)
     return out
 
 
@@ -165,16 +164,21 @@ def _cut(image: np.ndarray, word: Word, tall: bool, margin: int) -> _Cut:
 
 
 def _stacked(
-    image: np.ndarray, cuts: list[_Cut], words: list[Word], margin: int
+    image: np.ndarray,
+    cuts: list[_Cut],
+    held: list[list[Word]],
+    words: list[Word],
+    margin: int,
 ) -> tuple[Image.Image, list[_Cut]]:
     """The cut-outs one under another on a blank sheet, where the neighbouring words that
-    reach into a cut-out are blanked: read again, their pieces would be words of their own."""
+    reach into a cut-out (any but those it holds) are blanked: read again, their pieces would
+    be words of their own."""
     width = max(c.right - c.left for c in cuts) + 2 * margin
     height = sum(c.bottom - c.top + margin for c in cuts) + margin
     sheet = np.full((height, width), 255, dtype=np.uint8)
     placed = []
     top = margin
-    for cut in cuts:
+    for cut, own in zip(cuts, held, strict=True):
         rows, cols = cut.bottom - cut.top, cut.right - cut.left
         piece = image[cut.top : cut.bottom, cut.left : cut.right].copy()
         for word in words:
@@ -184,7 +188,7 @@ def _stacked(
                 and word.y1 >= cut.top
                 and word.y0 < cut.bottom
             )
-            if reaches_in and not cut.holds(word):
+            if reaches_in and not any(word is mine for mine in own):
                 piece[
                     max(0, int(word.y0) - cut.top) : int(word.y1) + 1 - cut.top,
                     max(0, int(word.x0) - cut.left) : int(word.x1) + 1 - cut.left,

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from statistics import median
 from typing import Final
 
 import numpy as np
 from PIL import Image
 
 from scan_gateway.page_image import INK_LEVEL
-from scan_gateway.words import Word
+from scan_gateway.words import Word, letter_height
 
 # Gaps narrower than this many letter heights have no room for " - ".
 ROOM: Final = 0.6
@@ -33,10 +32,9 @@ MIDDLE: Final = (0.35, 0.8)
 def with_unread_dashes(words: list[Word], page: Image.Image) -> list[Word]:
     """``words`` with a "-" put between two neighbours on a line wherever the gap between
     them holds a dash OCR did not read."""
-    heights = [w.y1 - w.y0 for w in words if len(w.text) > 1]
-    if len(words) < 2 or not heights:
+    letter = letter_height(words)
+    if len(words) < 2 or letter is None:
         return words
-    letter = median(heights)
     image = np.asarray(page)
     out = [words[0]]
     for before, after in itertools.pairwise(words):
@@ -50,7 +48,7 @@ def with_unread_dashes(words: list[Word], page: Image.Image) -> list[Word]:
 def _dash_between(image: np.ndarray, before: Word, after: Word, letter: float) -> Word | None:
     top, bottom = min(before.y0, after.y0), max(before.y1, after.y1)
     overlap = min(before.y1, after.y1) - max(before.y0, after.y0)
-    low = min(before.y1 - before.y0, after.y1 - after.y0)
+    low = min(before.height, after.height)
     if overlap < low / 2 or after.x0 - before.x1 < ROOM * letter:
         return None
     left, right = int(before.x1) + 1, int(after.x0)

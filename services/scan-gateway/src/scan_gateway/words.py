@@ -6,7 +6,9 @@ origin top-left; ``PageWords.width`` and ``height`` turn them into fractions of 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from statistics import median
 from typing import Literal
 
 
@@ -38,6 +40,13 @@ class Word:
     @property
     def height(self) -> float:
         return self.y1 - self.y0
+
+
+def letter_height(words: Sequence[Word]) -> float | None:
+    """The typical height of a page's words of two characters or more (single marks, dashes
+    and specks have heights of their own); None on a page without any."""
+    heights = [w.height for w in words if len(w.text) > 1]
+    return median(heights) if heights else None
 
 
 @dataclass(frozen=True, slots=True)
