@@ -475,3 +475,55 @@ def test_codes_set_right_as_numbers_and_read_into_the_names_stay_in_the_code_col
         words += [ocr_word(credit, 840 - len(credit) * DIGIT, y)]
     rows = grid_of(words)
     assert rows[1:] == [list(row) for row in body]
+
+
+def _glued_dashes(gap: float) -> list[Word]:
+    """Every other row a debit set right against the credit column, whose nothing is a dash
+    set left in it ``gap`` after the debit's last digit: OCR reads that dash into the debit
+    ("350,50-"); the rows between have a credit and a dash for the debit."""
+    words = [ocr_word(t, x, 10) for t, x in (("Счет", 60), ("Дебет", 300), ("Кредит", 510))]
+    body = [
+        ("01", "1200,00"),
+        ("02", "350,50"),
+        ("03", "7000,50"),
+        ("04", "610,00"),
+        ("05", "95,50"),
+    ]
+    for k, (code, debit) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        if k % 2 == 0:
+            words += [_dash(300, y), ocr_word(debit, 700 - len(debit) * DIGIT + 2, y)]
+            continue
+        amount = ocr_word(debit, 500 - len(debit) * DIGIT + 2, y)
+        dash = (500 + gap, 506 + gap)
+        words.append(replace(amount, text=debit + "-", x1=dash[1], chars=(*amount.chars, dash)))
+    return words
+
+
+def test_a_dash_read_into_the_amount_before_it_is_the_next_cells_where_it_stands_apart() -> None:
+    rows = grid_of(_glued_dashes(gap=10.0))
+    assert rows[1:] == [["01", "—", "1200,00"], ["02", "350,50", "-"], ["03", "—", "7000,50"],
+                        ["04", "610,00", "-"], ["05", "—", "95,50"]]  # fmt: skip
+
+
+def test_a_trailing_minus_as_close_as_a_digit_stays_the_amounts() -> None:
+    rows = grid_of(_glued_dashes(gap=2.0))
+    assert [row[1] for row in rows[1:]] == ["—", "350,50-", "—", "610,00-", "—"]
+
+
+def test_numbers_set_left_over_amounts_set_right_caption_the_column_they_start_in() -> None:
+    # Turnovers split by correspondent account: "10" and "20" head their columns, set left
+    # in the cell just after the column before it ends, reaching nearly to the widest amount
+    # under them. Amounts end together there: a number in the gap is no amount of theirs.
+    words = [ocr_word("Счет", 60, 10), ocr_word("Дебет", 300, 10)]
+    words += [ocr_word("10", 408, 10), ocr_word("20", 603, 10)]
+    body = [("01", "1500,00", "12345678,90", "75,00"), ("02", "12345,00", "20,00", "1234567,80"),
+            ("03", "7,50", "300,00", "12345678,00"), ("04", "800,00", "4500,00", "60,00")] * 5  # fmt: skip
+    for k, (code, *amounts) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for right, text in zip((400, 595, 790), amounts, strict=True):
+            words.append(ocr_word(text, right - len(text) * DIGIT + 2, y))
+    rows = grid_of(words)
+    assert rows == [["Счет", "Дебет", "10", "20"], *([*row] for row in body)]

@@ -70,6 +70,21 @@ def test_a_wrapped_cells_first_word_read_together_with_the_line_under_it_is_read
         assert abs(again.x1 - before.x1) <= 3 and abs(again.y1 - before.y1) <= 3
 
 
+def test_a_wrapped_caption_read_as_one_tall_letter_is_read_again() -> None:
+    # "№" over "п/п" in the header's first cell: Tesseract may take the two lines for one
+    # tall letter ("а", read at nothing) and lose the caption.
+    page = _page([(40, 100, "№", 30), (40, 138, "п/п", 30), (200, 100, "Счет", 30)])
+    engine = make_engine(EngineConfig())
+    read = engine.recognize(page)
+    by_text = {w.text: w for w in read}
+    assert sorted(by_text) == ["Счет", "п/п", "№"]
+    tall = replace(_union([by_text["№"], by_text["п/п"]], "а"), confidence=0.0)
+
+    words = read_again([tall, by_text["Счет"]], page, engine)
+
+    assert sorted(w.text for w in words) == ["Счет", "п/п", "№"]
+
+
 def test_words_read_surely_are_not_read_again() -> None:
     # A title twice as tall as the text, read surely: one line, nothing to read again.
     page = _page([(40, 40, "ВЫПИСКА", 60), (40, 160, "по счету за период", 30)])

@@ -493,6 +493,18 @@ def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
     return parts if len(parts) > 1 else [word]
 
 
+def _dash_apart(word: Word, height: float) -> list[Word]:
+    """An OCR word of an amount and the dash of the cell beside it ("220409,99-" over
+    "220409,99 | -"): a dash as far from the last digit as two cells are set apart is the
+    next column's nothing; a ledger's trailing minus stands as close as a letter."""
+    chars = word.chars
+    if len(chars) != len(word.text) or len(chars) < 2 or not is_dash(word.text[-1]):
+        return [word]
+    if not ends_in_amount(word.text[:-1]) or chars[-1][0] - chars[-2][1] < NARROWEST_GAP * height:
+        return [word]
+    return _cut_word(word, [(chars[-2][1] + chars[-1][0]) / 2])
+
+
 def _boxed_header_only(words: Sequence[Word], ys: Sequence[float], height: float) -> bool:
     """Rules bound a few rows at most, and more lines of words are set below them."""
     if len(ys) - 1 > MAX_HEADER_BANDS:
@@ -540,6 +552,7 @@ def build_page_grid(
         if vertical:
             table = min(r.start for r in vertical), max(r.end for r in vertical)
             words = [part for w in words for part in _cut_at_rules(w, vertical, table, height)]
+        words = [part for w in words for part in _dash_apart(w, height)]
     horizontal = _framed(_joined_rules(page.rules, "h", height), vertical, height)
     ys = _positions(horizontal, height)
     xs = _positions(vertical, height)
@@ -615,6 +628,9 @@ def _line_rows(
     near = NARROWEST_GAP * height
     shared = _shared_starts(lines, near)
     starts = [b for _, b in gaps if any(abs(b - x) <= near for x in shared)]
+    # The gaps whose left column has values set right, ending together at the gap.
+    ends = _shared_ends(lines, near)
+    set_right = {a for a, _ in gaps if any(abs(a - x) <= near for x in ends)}
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
@@ -641,11 +657,14 @@ def _line_rows(
                     # number set right against the gap's far side (as a spreadsheet sets
                     # it: a column number, a quantity) is the column's left of it, however
                     # near the gap's other side it starts (that column's values may be text
-                    # set left, ending well before its right edge).
+                    # set left, ending well before its right edge). Where that column's
+                    # values are numbers ending together at the gap, a number no nearer the
+                    # far side than the near one is set left in the next column.
+                    to_b, from_a = b - phrase.x1, phrase.x0 - a
                     right_set = (
                         (numbers or is_numeric(phrase.text))
                         and phrase.x1 <= b
-                        and (b - phrase.x1 < phrase.x0 - a or b - phrase.x1 <= PHRASE_GAP * height)
+                        and (to_b < from_a or (a not in set_right and to_b <= PHRASE_GAP * height))
                     )
                     column = k if right_set else k + 1
             row.setdefault(column, []).extend(phrase.words)
@@ -705,6 +724,15 @@ def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
         b0
         for (a0, a1, a_text), (b0, b1, b_text) in itertools.pairwise(spans)
         if b0 - a0 <= near and (near < abs(b1 - a1) or (a_text and b_text))
+    ]
+
+
+def _shared_ends(lines: Sequence[Line], near: float) -> list[float]:
+    """Where numbers of different widths on two or more lines end (within ``near``): the
+    right edges of columns whose values are set right."""
+    spans = sorted((p.x1, p.x0) for line in lines for p in line.phrases if is_numeric(p.text))
+    return [
+        b1 for (a1, a0), (b1, b0) in itertools.pairwise(spans) if b1 - a1 <= near < abs(b0 - a0)
     ]
 
 

@@ -79,10 +79,9 @@ def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[
     if typical is None:
         return words
     margin = max(1, round(typical * MARGIN))
-    doubtful = [
-        w for w in words if w.confidence is not None and w.confidence < DOUBTFUL and len(w.text) > 1
-    ]
+    doubtful = [w for w in words if w.confidence is not None and w.confidence < DOUBTFUL]
     cuts = [_cut(image, w, True, margin) for w in doubtful if w.height > TALL * typical]
+    doubtful = [w for w in doubtful if len(w.text) > 1]
     cuts += [
         _cut(image, w, False, margin) for w in doubtful if not any(cut.holds(w) for cut in cuts)
     ]
