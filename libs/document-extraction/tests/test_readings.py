@@ -47,6 +47,47 @@ def test_direction_column_puts_positive_amounts_on_their_side() -> None:
     assert reading.sides == [(None, D("100")), (D("30"), None)]
 
 
+def test_a_line_whose_direction_is_unreadable_takes_the_side_the_totals_need() -> None:
+    readings = signed_readings([D("100"), D("30"), D("20")], ["credit", None, "debit"])
+    reading, overruled = choose_reading(readings, D("0"), D("50"), D("50"), D("100"))
+    assert reading.name == "direction_completed"
+    assert overruled
+    assert reading.sides == [(None, D("100")), (D("30"), None), (D("20"), None)]
+
+
+def _flagged(flags: list[str]) -> list[list[object]]:
+    """A statement with one amount column and a direction column OCR read the caption of as
+    "ДК" (printed "Д/К")."""
+    amounts = ["17 006,14", "44 780,94", "8 573,51", "21,38"]
+    lines = [
+        ["05.10.2025", str(k), f, a, "ООО «Альфа»", "Оплата"]
+        for k, (f, a) in enumerate(zip(flags, amounts, strict=True))
+    ]
+    return [
+        ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.10.2025 по 31.10.2025"],
+        ["Остаток на начало периода:", None, "7 283,53"],
+        ["Дата", "№ док", "ДК", "Сумма", "Контрагент", "Назначение платежа"],
+        *lines,
+        ["Итого списано:", None, None, "44 802,32"],
+        ["Итого поступило:", None, None, "25 579,65"],
+        ["Остаток на конец периода:", None, "-11 939,14"],
+    ]
+
+
+def test_letters_that_say_a_side_make_a_direction_column_whatever_its_caption() -> None:
+    document = extract([Grid("Выписка", _flagged(["К", "Д", "К", "Д"]))]).documents[0]
+    assert [(t.debit, t.credit) for t in document.transactions] == [
+        (None, "17006.14"), ("44780.94", None), (None, "8573.51"), ("21.38", None),
+    ]  # fmt: skip
+    assert document.warnings == ()
+
+
+def test_a_flag_ocr_lost_is_the_side_the_balances_and_totals_need() -> None:
+    document = extract([Grid("Выписка", _flagged(["К", "Д", "К", ""]))]).documents[0]
+    assert document.transactions[3].debit == "21.38"
+    assert [w.code for w in document.warnings] == ["SIGN_CONVENTION"]
+
+
 def _statement(amounts: list[float], opening: str, closing: str) -> list[list[object]]:
     return [
         ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.03.2025 по 31.03.2025"],

@@ -34,6 +34,7 @@ from document_extraction.grid import CellValue
 from document_extraction.identifiers import readable_account
 from document_extraction.lookalikes import Vocabulary
 from document_extraction.numbers import parse_amount, read_cents
+from document_extraction.readings import direction_of
 from document_extraction.text import is_counter, is_empty
 from recognition_contract import MONEY_FIELDS
 
@@ -739,6 +740,29 @@ def _captions_beside_values(
     return shifted, {moved.get(i, i): role for i, role in roles.items()}
 
 
+# A column where this share of the operations say a side, in a word or letter of their own
+# (and never more than a few words), is their direction column, whatever its caption says:
+# "Д/К" over it is two letters OCR may read as anything.
+FLAG_SHARE = 0.75
+FLAG_WORDS = 2
+
+
+def _flag_column(lines: Sequence[Sequence[CellValue]], taken: set[int]) -> int | None:
+    width = max((len(row) for row in lines), default=0)
+    for index in range(width):
+        if index in taken:
+            continue
+        cells = [row[index] if index < len(row) else None for row in lines]
+        said = [
+            cell
+            for cell in cells
+            if direction_of(cell) is not None and len(str(cell).split()) <= FLAG_WORDS
+        ]
+        if len(lines) >= 2 and len(said) >= FLAG_SHARE * len(lines):
+            return index
+    return None
+
+
 def _has_sides(roles: dict[int, str]) -> bool:
     return {"debit", "credit"} <= set(roles.values())
 
@@ -800,6 +824,8 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         if sides:
             chosen.pop("amount", None)
             direction = None
+        elif direction is None and "amount" in chosen:
+            direction = _flag_column(lines, {*chosen.values(), *extra.values()})
         date_candidates = tuple(c.index for c in columns_of["date"])
         misread = _misread(columns, [*chosen.values(), *extra.values(), direction])
         return StatementHeader(

@@ -9,6 +9,7 @@ kept. Numbers are never changed, only assigned to a side.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,24 +58,29 @@ class Reading:
     swaps_totals: bool = False
 
 
+# Lines whose direction cell is unreadable, at most, for the arithmetic to put on a side.
+MAX_UNREAD_DIRECTIONS = 6
+
+
 def signed_readings(
     values: Sequence[Decimal | None], directions: Sequence[str | None] | None
 ) -> list[Reading]:
-    """The readings of one amount column: by the direction column when there is one, then
-    money in as positive, then money out as positive."""
+    """The readings of one amount column: by the direction column when there is one (then
+    with each line whose direction is unreadable on the other side, in every combination,
+    for the balances and totals to choose), then money in as positive, then money out as
+    positive."""
     readings: list[Reading] = []
     if directions is not None and any(d is not None for d in directions):
-        sides: list[tuple[Decimal | None, Decimal | None]] = []
-        for value, direction in zip(values, directions, strict=True):
-            if value is None:
-                sides.append((None, None))
-            elif direction == "debit":
-                sides.append((abs(value), None))
-            elif direction == "credit":
-                sides.append((None, abs(value)))
-            else:
-                sides.append(_credit_positive(value))
+        sides = [_directed(v, d) for v, d in zip(values, directions, strict=True)]
         readings.append(Reading("direction", sides))
+        unread = [i for i, v in enumerate(values) if v is not None and directions[i] is None]
+        if len(unread) <= MAX_UNREAD_DIRECTIONS:
+            for count in range(1, len(unread) + 1):
+                for turned in itertools.combinations(unread, count):
+                    other = list(sides)
+                    for i in turned:
+                        other[i] = (other[i][1], other[i][0])
+                    readings.append(Reading("direction_completed", other))
     readings.append(Reading("credit_positive", [_credit_positive(v) for v in values]))
     readings.append(Reading("debit_positive", [_debit_positive(v) for v in values]))
     return readings
@@ -87,6 +93,18 @@ def column_readings(sides: Sequence[tuple[Decimal | None, Decimal | None]]) -> l
         Reading("columns", list(sides)),
         Reading("swapped", [(credit, debit) for debit, credit in sides], swaps_totals=True),
     ]
+
+
+def _directed(
+    value: Decimal | None, direction: str | None
+) -> tuple[Decimal | None, Decimal | None]:
+    if value is None:
+        return None, None
+    if direction == "debit":
+        return abs(value), None
+    if direction == "credit":
+        return None, abs(value)
+    return _credit_positive(value)
 
 
 def _credit_positive(value: Decimal | None) -> tuple[Decimal | None, Decimal | None]:
