@@ -358,6 +358,9 @@ def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
         "Вложения ВО внеоборотные активы": "Вложения во внеоборотные активы",
         "Оплата no счету № 44 or 05.11.2024": "Оплата по счету № 44 от 05.11.2024",
         "с 01.10.2025 no 31.10.2025": "с 01.10.2025 по 31.10.2025",
+        # The number sign Tesseract reads in Latin, before a number only.
+        "по договору Ne 653 от 01.02.2024": "по договору № 653 от 01.02.2024",
+        "код Ne отсутствует": "код Ne отсутствует",
         # Capitals among capitals, and a phrase's first word, are as printed.
         "РАСЧЕТЫ НА СКЛАДАХ": "РАСЧЕТЫ НА СКЛАДАХ",
         "На складах": "На складах",
@@ -366,6 +369,16 @@ def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
     repaired = repair_words(page)
     lines = [" ".join(w.text for w in repaired if w.y0 == 40.0 * y) for y in range(len(read))]
     assert lines == list(read.values())
+
+
+def test_a_percent_sign_read_apart_from_its_number_is_joined_only_where_printed_against_it() -> (
+    None
+):
+    vat = line_of_words("в т.ч. НДС 20")
+    tight = replace(ocr_word("%", vat[-1].x1 + 3, 10.0), chars=())
+    spaced = replace(tight, x0=tight.x0 + 7, x1=tight.x1 + 7)
+    assert [w.text for w in repair_words([*vat, tight])][-1] == "20%"
+    assert [w.text for w in repair_words([*vat, spaced])][-2:] == ["20", "%"]
 
 
 def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_noise() -> None:

@@ -13,7 +13,9 @@ was the same either way, so its confidence stays.
 
 A preposition or conjunction inside a lower-case Cyrillic phrase that OCR read in Latin ("no"
 for "по", "or" for "от") or in capitals ("Товары На складах") is spelled as printed
-(``repair_words``): such words stand in lower case between lower-case words.
+(``repair_words``): such words stand in lower case between lower-case words. So is the number
+sign read in Latin before a number ("Ne 653"), and a percent sign read apart from the number
+it is printed against.
 """
 
 from __future__ import annotations
@@ -158,6 +160,11 @@ _SMALL_WORDS: Final = frozenset(
 )
 # Words of one phrase stand at most this far apart (in their heights).
 PHRASE_NEIGHBOUR = 1.5
+# "№" as Tesseract reads it in Latin: before a number it is the number sign.
+_NUMBER_SIGN_READINGS: Final = frozenset({"Ne", "N°", "Nº"})
+# A sign closer than this (in the number's height) to the number before it is printed with
+# it, not a space apart ("20%" read as "20" and "%").
+TIGHT = 0.25
 
 
 def _in_phrase(before: Word, after: Word) -> bool:
@@ -179,8 +186,13 @@ def _lower_end(text: str) -> bool:
 
 def _small_word(words: Sequence[Word], k: int) -> str | None:
     """A preposition or conjunction inside a lower-case Cyrillic phrase, spelled as printed,
-    where OCR read it in Latin or in capitals; None for any other word."""
+    where OCR read it in Latin or in capitals, and the number sign read in Latin before a
+    number; None for any other word."""
     text = words[k].text
+    if text in _NUMBER_SIGN_READINGS:
+        after = words[k + 1] if k + 1 < len(words) else None
+        number = after is not None and _in_phrase(words[k], after) and after.text[:1].isdigit()
+        return "№" if number else None
     wanted = _LATIN_READINGS.get(text) or (text.lower() if text.lower() in _SMALL_WORDS else None)
     if wanted is None or wanted == text:
         return None
@@ -193,16 +205,40 @@ def _small_word(words: Sequence[Word], k: int) -> str | None:
     return wanted if before is not None and _lower_end(before.text) else None
 
 
+def _percent_joined(words: list[Word]) -> list[Word]:
+    """A percent sign OCR read apart from the number it is printed against is that number's."""
+    out: list[Word] = []
+    for word in words:
+        last = out[-1] if out else None
+        if (
+            word.text == "%"
+            and last is not None
+            and last.text[-1:].isdigit()
+            and abs(last.cy - word.cy) <= last.height / 2
+            and 0 <= word.x0 - last.x1 < TIGHT * last.height
+        ):
+            chars = (*last.chars, *word.chars) if last.chars and word.chars else ()
+            confidence = min(last.confidence or 0.0, word.confidence or 0.0)
+            out[-1] = replace(
+                last, text=last.text + "%", x1=word.x1, confidence=confidence, chars=chars
+            )
+        else:
+            out.append(word)
+    return out
+
+
 def repair_words(words: list[Word]) -> list[Word]:
-    """Look-alikes put right; pieces of ruling lines and signs read twice dropped; a short
-    word of a Cyrillic phrase spelled as printed."""
+    """Look-alikes put right; pieces of ruling lines and signs read twice dropped; a percent
+    sign joined to its number; a short word of a Cyrillic phrase spelled as printed."""
     cyrillic_page = is_cyrillic_text(w.text for w in words)
     twice = _signs_read_twice(words)
-    kept = [
-        repair_word(w, cyrillic_page)
-        for k, w in enumerate(words)
-        if not is_stroke(w) and k not in twice
-    ]
+    kept = _percent_joined(
+        [
+            repair_word(w, cyrillic_page)
+            for k, w in enumerate(words)
+            if not is_stroke(w) and k not in twice
+        ]
+    )
     if not cyrillic_page:
         return kept
     return [
