@@ -6,6 +6,7 @@ import pytest
 
 from document_extraction.identifiers import (
     account_by_bic,
+    bic_by_account,
     bic_serves,
     find_account,
     iban_valid,
@@ -68,6 +69,9 @@ def test_an_account_is_found_in_a_line(line: str) -> None:
         ("ВУ12ВАРВЗ0125736483800164300", "BY12BAPB30125736483800164300"),  # Cyrillic, З for 3
         ("В\\У66ВАРВЗ0124611658960164300", "BY66BAPB30124611658960164300"),  # a stray stroke
         ("В\\90ВАРВЗ0126082297920193300", "BY90BAPB30126082297920193300"),  # Y read as "\\"
+        # Y read as "\\" and J as ")": a mark where a character went unread.
+        ("В\\08Р)СВЗ0123403466420193300", "BY08PJCB30123403466420193300"),
+        ("BY08PJCB30123403466420)93300", "BY08PJCB30123403466420193300"),
         ("BYO2ALFA30127335907930193300", "BY02ALFA30127335907930193300"),  # O in check digits
         ("BY62BAP830123188873180164300", "BY62BAPB30123188873180164300"),  # 8 in bank code
         ("BYS53ALFA30127875779190164300", "BY53ALFA30127875779190164300"),  # one too many
@@ -109,6 +113,14 @@ def test_a_bank_code_ocr_lost_is_the_bic_beside_it_when_the_check_digits_agree()
         "BY13PJCB30128003547210193300"
     )
     assert account_by_bic(None, "ALFABY2X") is None
+
+
+def test_a_bic_with_a_character_ocr_could_not_read_is_the_one_its_account_vouches_for() -> None:
+    assert bic_by_account("P)CBBY2X", "BY08PJCB30123403466420193300") == "PJCBBY2X"
+    assert bic_by_account("PJCBBY2X", "BY08PJCB30123403466420193300") == "PJCBBY2X"
+    # No account, or another bank's: nothing vouches for the unread character.
+    assert bic_by_account("P)CBBY2X", None) is None
+    assert bic_by_account("P)CBBY2X", "BY95ALFA30122231870010270000") is None
 
 
 def test_an_iban_read_into_the_cell_before_it_is_taken_out() -> None:

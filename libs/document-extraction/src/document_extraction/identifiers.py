@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 
 from document_extraction.lookalikes import DIGIT_LOOKALIKES
 
@@ -144,8 +145,27 @@ def _iban_through_ocr(text: str) -> str | None:
         readings.add(_by_position("BY" + alnum[1:]))
     if alnum[:2] == "BY" and len(alnum) == _BY_IBAN_LENGTH + 1:
         readings |= {_by_position(alnum[:k] + alnum[k + 1 :]) for k in range(len(alnum))}
+    readings |= _unread_filled(text)
     valid = {reading for reading in readings if iban_valid(reading)}
     return valid.pop() if len(valid) == 1 else None
+
+
+def _unread_filled(text: str) -> set[str]:
+    """The readings of a Belarusian IBAN with a mark in place of a character OCR could not
+    read ("В\\08Р)СВЗ…" for BY08PJCB3…): the Y of its country, and one other character, each
+    letter or digit its place may hold (the check digits then leave one)."""
+    marked = re.sub(r"[\W_]", "?", compact(text))
+    if len(marked) != _BY_IBAN_LENGTH or marked[0] != "B":
+        return set()
+    marked = "BY" + marked[2:] if marked[1] == "?" else marked
+    unread = [k for k, ch in enumerate(marked) if ch == "?"]
+    if len(unread) > 1:
+        return set()
+    if not unread:
+        return {_by_position(marked)}
+    k = unread[0]
+    choices = string.ascii_uppercase if k in _BY_BANK_CODE else string.digits
+    return {_by_position(marked[:k] + ch + marked[k + 1 :]) for ch in choices}
 
 
 def _letters_and_digits(text: str) -> str:
@@ -232,16 +252,23 @@ def split_iban(text: str) -> tuple[str, str] | None:
     return None
 
 
-def bic_by_account(bic: str | None, account: str | None) -> str | None:
-    """A Belarusian BIC whose bank code is one character off the bank code of the account it
-    serves (a valid IBAN carries it at 5-8, under its check digits): OCR misread the BIC, and
-    the account's code is the one the arithmetic vouches for."""
-    if bic is None or account is None or not account.startswith("BY") or not iban_valid(account):
-        return bic
-    code = account[4:8]
-    if bic[4:6] == "BY" and sum(a != b for a, b in zip(bic[:4], code, strict=True)) == 1:
-        return code + bic[4:]
-    return bic
+def bic_by_account(read: str | None, account: str | None) -> str | None:
+    """The BIC ``read`` (as OCR read it, compacted) names; where it is Belarusian and its bank
+    code one character off the bank code of the account it serves (a valid IBAN carries it
+    at 5-8, under its check digits), OCR misread or could not read that character, and the
+    account's code is the one the arithmetic vouches for."""
+    if read is None:
+        return None
+    if (
+        account is not None
+        and account.startswith("BY")
+        and iban_valid(account)
+        and len(read) in (8, 11)
+        and read[4:6] == "BY"
+        and sum(a != b for a, b in zip(read[:4], account[4:8], strict=True)) == 1
+    ):
+        read = account[4:8] + read[4:]
+    return normalize_bic(read)
 
 
 def bic_serves(bic: str, account: str) -> bool:

@@ -40,6 +40,7 @@ from document_extraction.identifiers import (
     account_by_bic,
     bic_by_account,
     bic_serves,
+    compact,
     currency_of_account,
     find_account,
     find_tax_id,
@@ -675,11 +676,8 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         account_text = as_text(cell(row, "account"))
         account = normalize_account(account_text) if account_text else None
         bank = clean(cell(row, "bank"))
-        bic = (
-            normalize_bic(latin_spelling(as_text(cell(row, "bic")) or ""))
-            if "bic" in cols
-            else None
-        )
+        bic_read = compact(latin_spelling(as_text(cell(row, "bic")) or "")) or None
+        bic = normalize_bic(bic_read) if bic_read is not None else None
         if bank is not None and bic is None:
             match = _BIC_TOKEN.search(bank)
             code = latin_spelling(match.group(1)) if match is not None else ""
@@ -690,7 +688,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         glued = split_iban(name) if account is None and name is not None else None
         if glued is not None:
             name, account = glued[0] or None, glued[1]
-        bic = bic_by_account(bic, account)
+        bic = bic_by_account(bic_read if bic is None else bic, account)
         account = account_by_bic(account, bic)
         tax_id = _tax_id(cell(row, "tax_id"))
         sure = _vouched_columns(cols, account, tax_id, bic)
