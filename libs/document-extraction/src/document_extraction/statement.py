@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 import recognition_contract as contract
+from document_extraction.banks import bank_code, bank_name
 from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import (
     ZERO,
@@ -532,6 +533,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
     for index in range(header.first_row):
         _read_head_line(head, rows[index], index, locate, warnings)
     head.bank_bic = bic_by_account(head.bank_bic, head.account)
+    head.bank_name = bank_name(head.bank_name, bank_code(head.bank_bic, head.account))
     if head.currency is None:
         for index in range(header.first_row):
             head.currency = currency_in(line_of(list(rows[index][:MAX_COLUMNS])))
@@ -690,6 +692,7 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
             name, account = glued[0] or None, glued[1]
         bic = bic_by_account(bic_read if bic is None else bic, account)
         account = account_by_bic(account, bic)
+        bank = bank_name(bank, bank_code(bic, account))
         tax_id = _tax_id(cell(row, "tax_id"))
         sure = _vouched_columns(cols, account, tax_id, bic)
         unsure = [c for c in used_cols if c not in sure]
