@@ -285,6 +285,26 @@ def test_a_label_column_no_caption_names_is_the_one_whose_body_holds_labels() ->
     assert header.confidence < 100
 
 
+def test_a_code_column_no_caption_names_beside_a_name_column_is_found_by_its_codes() -> None:
+    # "счет" read as "cuer" between a row-number column and "наименование счета": the
+    # codes under it say it is the code column; the row numbers (two digits, as codes have)
+    # run on by one.
+    rows = [
+        ["№", "cuer", "наименование счета", "сальдо нач", None, "об за период", None,
+         "сальдо кон", None],
+        [None, None, None, "деб.", "кред.", "деб.", "кред.", "деб.", "кред."],
+        ["10", "02", "Амортизация основных средств", None, "462503.40", "358048.50",
+         "130954.60", None, "235409.50"],
+        ["11", "02.01", "Амортизация основных средств", None, "462503.40", "358048.50",
+         "130954.60", None, "235409.50"],
+        ["12", "10", "Материалы", "654655.80", None, "256911.00", "191339.10", "720227.70", None],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (1, 2)
+    assert header.confidence < 100
+
+
 def test_no_placement_without_rows_that_balance() -> None:
     rows = [list(row) for row in CURRENCY_ROWS]
     for row in rows[1:]:

@@ -392,12 +392,17 @@ def _osv_header(
     label_col, indicator_col = found.get("label"), found.get("indicator")
     captions = {c.index: c.text for c in columns}
     confidence = 100.0
+    start = _header_end(rows, last, money.values()) + 1
+    if code_col is None and name_col is not None:
+        others = [c for c in range(first_money) if c not in (name_col, indicator_col)]
+        code_col = _codes_by_body(rows, start, others)
+        if code_col is not None:
+            confidence = INFERRED_LABEL_CONFIDENCE
     if code_col is not None:
         label_col, name_col = code_col, name_col
     elif name_col is not None:
         label_col, name_col = name_col, None
     elif label_col is None:
-        start = _header_end(rows, last, money.values()) + 1
         candidates = [c for c in range(first_money) if c != indicator_col]
         label_col = _label_by_body(rows, start, candidates)
         confidence = INFERRED_LABEL_CONFIDENCE
@@ -433,6 +438,32 @@ def _label_by_body(rows: Sequence[Sequence[CellValue]], start: int, columns: Seq
         )
 
     return max(columns, key=lambda column: (labels(column), -column), default=0)
+
+
+# A column beside a name column is its codes where this share of its filled cells are codes.
+CODE_SHARE = 0.6
+# Row numbers run on by one on at least this share of their neighbouring pairs.
+RUN_SHARE = 0.8
+
+
+def _codes_by_body(
+    rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[int]
+) -> int | None:
+    """The code column no caption names ("счет" read as "cuer") beside a captioned name
+    column: of the ``columns``, the first whose body is mostly account codes that do not run
+    on by one (a row-number column does)."""
+    for column in columns:
+        cells = [row[column] for row in rows[start : start + FIT_ROWS] if column < len(row)]
+        texts = [c.strip() for c in cells if isinstance(c, str) and c.strip()]
+        codes = [t for t in texts if is_plain_code(t)]
+        if len(codes) < 2 or len(codes) < CODE_SHARE * len(texts):
+            continue
+        numbers = [int(t) for t in codes if t.isdigit()]
+        steps = [b - a == 1 for a, b in itertools.pairwise(numbers)]
+        if len(numbers) == len(codes) and sum(steps) >= RUN_SHARE * len(steps):
+            continue
+        return column
+    return None
 
 
 def _caption_row(row: Sequence[CellValue]) -> bool:
