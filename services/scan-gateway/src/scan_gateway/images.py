@@ -13,6 +13,7 @@ from recognition_contract import ErrorCode
 from recognition_worker import RecognitionError
 from scan_gateway.deskew import straighten
 from scan_gateway.lines import find_rules
+from scan_gateway.lost_spaces import with_lost_spaces
 from scan_gateway.ocr import OcrEngine
 from scan_gateway.ocr_repair import repair_words
 from scan_gateway.page_image import (
@@ -108,7 +109,9 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
     dpi = enlarged_dpi
     prepared = Image.fromarray(cleaned)
     prepared.info["dpi"] = (dpi, dpi)
-    words = repair_words(read_again(engine.recognize(prepared), prepared, engine))
+    words = repair_words(
+        with_lost_spaces(read_again(engine.recognize(prepared), prepared, engine), prepared)
+    )
     # After the repair: a dash whose box OCR drew as tall as the line went with the strokes.
     words = with_unread_dashes(words, prepared)
     height, width = cleaned.shape[:2]

@@ -12,7 +12,7 @@ A word of a Cyrillic page that OCR read with Latin look-alikes or digits among i
 was the same either way, so its confidence stays.
 
 A preposition or conjunction inside a lower-case Cyrillic phrase that OCR read in Latin ("no"
-for "по", "or" for "от") or in capitals ("Товары На складах") is spelled as printed
+for "по", "or" or "of" for "от") or in capitals ("Товары На складах") is spelled as printed
 (``repair_words``): such words stand in lower case between lower-case words. So is the number
 sign read in Latin before a number ("Ne 653"), and a percent sign read apart from the number
 it is printed against.
@@ -152,9 +152,9 @@ def _signs_read_twice(words: list[Word]) -> set[int]:
 
 
 # Short Russian words OCR reads in Latin letters that have no Cyrillic look-alike ("no" for
-# "по", "or" for "от") or as a capital ("На", "ВО" among lower-case words): prepositions and
-# conjunctions, which stand inside a phrase in lower case.
-_LATIN_READINGS: Final = {"no": "по", "or": "от"}
+# "по", "or" and "of" for "от") or as a capital ("На", "ВО" among lower-case words):
+# prepositions and conjunctions, which stand inside a phrase in lower case.
+_LATIN_READINGS: Final = {"no": "по", "or": "от", "of": "от"}
 _SMALL_WORDS: Final = frozenset(
     {"в", "во", "на", "по", "с", "со", "и", "к", "ко", "о", "об", "от", "за", "до", "из", "у"}
 )
