@@ -43,6 +43,7 @@ def read(caption: str) -> tuple[frozenset[str], bool]:
         ("3а период", "за период"),
         ("0БОРОТЫ", "ОБОРОТЫ"),
         ("OOO «Ромашка»", "ООО «Ромашка»"),  # look-alikes only, among Cyrillic words
+        ("ЧУП «ArpoPecypc»", "ЧУП «АгроРесурс»"),  # and "г" read as "r"
         ("C 01.01.2025 по 31.03.2025", "С 01.01.2025 по 31.03.2025"),
         ("Сальдо на начало", "Сальдо на начало"),
         ("Труба стальная 57x3,5", "Труба стальная 57х3,5"),  # sizes and grades among words
@@ -67,6 +68,8 @@ def test_lookalikes_in_cyrillic_words_are_cyrillic(text: str, folded: str) -> No
         "З0.06.2025",  # a date for the digit repair, not for letters
         "1С:Бухгалтерия",
         "Счет BY2X",  # letters side by side: a code
+        "ООО «Terra»",  # two letters with no look-alike: Latin by nature
+        "Сумма EUR",
     ],
 )
 def test_latin_by_nature_and_numbers_stay(text: str) -> None:

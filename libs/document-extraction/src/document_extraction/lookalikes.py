@@ -6,8 +6,9 @@ Three rules, each kept here once:
 * a number misread with a letter or two that look like digits gets its digits back
   (``repair_number``: "2O25" is 2025; "BPSBBY2X", a BIC, stays letters);
 * a word that is Cyrillic gets its Latin and digit look-alikes turned Cyrillic
-  (``fold_lookalikes``: "Дeбет", "0бороты", "3а", and "OOO" among Cyrillic words), while words
-  Latin by nature (an IBAN, a BIC, "BYN") stay as they are;
+  (``fold_lookalikes``: "Дeбет", "0бороты", "3а", and "OOO" or "ArpoPecypc", its "г" read as
+  "r", among Cyrillic words), while words Latin by nature (an IBAN, a BIC, "BYN") stay as
+  they are;
 * a word that is not known is the known word it is nearest to through OCR's confusions, when it
   is near enough for its length and nearer to it than to any word of another meaning
   (``Vocabulary.nearest``: "салкло" is "сальдо", "ведомоть" is "ведомость").
@@ -166,13 +167,26 @@ def _cyrillic_count(run: str) -> int:
     return sum(1 for ch in run if _is_cyrillic(ch))
 
 
+# A lower-case "г" OCR reads as a Latin "r" (their only difference is where the stroke ends):
+# in a word of this many letters or more, all others look-alikes ("ArpoPecypc"), it is one.
+R_FOR_G_LETTERS = 5
+
+
+def _r_for_g(run: str) -> bool:
+    return (
+        run.count("r") == 1
+        and _strong_latin(run) == 1
+        and sum(ch.isalpha() for ch in run) >= R_FOR_G_LETTERS
+    )
+
+
 def is_cyrillic_text(runs: Iterable[str]) -> bool:
     """Whether words with Cyrillic letters outnumber words Latin by nature."""
     cyrillic = latin = 0
     for run in runs:
         if _cyrillic_count(run):
             cyrillic += 1
-        elif _strong_latin(run):
+        elif _strong_latin(run) and not _r_for_g(run):
             latin += 1
     return cyrillic > latin
 
@@ -189,11 +203,11 @@ def _fold_run(run: str, cyrillic_context: bool) -> str:
     if cyrillic == 0:
         # A word of look-alikes only ("OOO") is Cyrillic where the text around it is; so is a
         # size or a grade whose look-alikes stand alone among digits ("57x3", "M500").
-        if not cyrillic_context or _strong_latin(run):
+        if not cyrillic_context or (_strong_latin(run) and not _r_for_g(run)):
             return run
         if any(ch.isdigit() for ch in run) and not _letters_apart(run):
             return run
-        return "".join(LATIN_TO_CYRILLIC.get(ch, ch) for ch in run)
+        return "".join(LATIN_TO_CYRILLIC.get(ch, "г" if ch == "r" else ch) for ch in run)
     if cyrillic <= _strong_latin(run):
         return run
     digits = [ch for ch in run if ch.isdigit()]
