@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scan_gateway.grid_from_words import OCR_PHRASE_GAP, build_page_grid, phrases_of
+from scan_gateway.grid_from_words import (
+    OCR_PHRASE_GAP,
+    Phrase,
+    _split_at_bounds,
+    build_page_grid,
+    phrases_of,
+)
 from scan_gateway.ocr_repair import repair_words
 from scan_gateway.recognize import OCR_GAP_TOLERANCE
 from scan_gateway.words import PageWords, Rule, Word
@@ -541,3 +547,17 @@ def test_numbers_set_left_over_amounts_set_right_caption_the_column_they_start_i
             words.append(ocr_word(text, right - len(text) * DIGIT + 2, y))
     rows = grid_of(words)
     assert rows == [["Счет", "Дебет", "10", "20"], *([*row] for row in body)]
+
+
+def test_a_wrapped_names_line_run_on_into_the_gap_is_cut_where_the_next_columns_values_start() -> (
+    None
+):
+    # "дебиторами и" wraps at its cell's edge, its "и" past the middle of the gap before the
+    # amounts (set left, at 1062), which OCR joins to it: the cut is where they start.
+    words = [Word("дебиторами", 818, 760, 1014, 790, 95.0), Word("и", 1029, 763, 1044, 781, 95.0)]
+    words += [Word("178", 1063, 758, 1118, 782, 95.0), Word("790,20", 1128, 758, 1234, 785, 95.0)]
+    parts = _split_at_bounds(Phrase(words), [1038.0], [1062.0], 7.8)
+    assert [p.text for p in parts] == ["дебиторами и", "178 790,20"]
+    assert [p.text for p in _split_at_bounds(Phrase(words), [1038.0], [], 7.8)] == [
+        "дебиторами и 178 790,20"
+    ]

@@ -630,6 +630,7 @@ def _line_rows(
     starts = [b for _, b in gaps if any(abs(b - x) <= near for x in shared)]
     # The gaps whose left column has values set right, ending together at the gap.
     ends = _shared_ends(lines, near)
+    edges = [b for _, b in gaps]
     set_right = {a for a, _ in gaps if any(abs(a - x) <= near for x in ends)}
     for line in lines:
         row: dict[int, list[Word]] = {}
@@ -643,7 +644,7 @@ def _line_rows(
             # the level column's, where a column boundary parts them.
             phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
         if len(phrases) >= 3 and bounds and ocr:
-            phrases = [part for p in phrases for part in _split_at_bounds(p, bounds)]
+            phrases = [part for p in phrases for part in _split_at_bounds(p, bounds, edges, near)]
         elif len(phrases) >= 3 and starts and any(is_numeric(p.text) for p in phrases):
             # Only a line the columns were found on (a group caption centred over two
             # columns is one phrase across their boundary).
@@ -702,13 +703,18 @@ def _apart_after(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
     return parts
 
 
-def _split_at_bounds(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
-    """A phrase of a table row cut where a column boundary falls between two of its words:
-    OCR sets neighbouring cells as close as the words of one (a text layer's runs say
-    where its cells end)."""
+def _split_at_bounds(
+    phrase: Phrase, bounds: Sequence[float], edges: Sequence[float], near: float
+) -> list[Phrase]:
+    """A phrase of a table row cut where a column boundary falls between two of its words,
+    or before a word that starts where a column's values start (``edges``, within ``near``:
+    a wrapped name's line may run on into the gap before it): OCR sets neighbouring cells as
+    close as the words of one (a text layer's runs say where its cells end)."""
     parts = [Phrase([phrase.words[0]])]
     for before, word in itertools.pairwise(phrase.words):
-        if any(before.x1 <= bound <= word.x0 for bound in bounds):
+        if any(before.x1 <= bound <= word.x0 for bound in bounds) or any(
+            before.x1 < edge and abs(word.x0 - edge) <= near for edge in edges
+        ):
             parts.append(Phrase([word]))
         else:
             parts[-1].words.append(word)
