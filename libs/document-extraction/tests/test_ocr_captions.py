@@ -87,6 +87,11 @@ def test_latin_by_nature_and_numbers_stay(text: str) -> None:
         ("0 ООО «Альфа»", "ООО «Альфа»"),
         ("0 0 00 «Альфа»", "ООО «Альфа»"),  # and the form read in two pieces
         ("] ООО «Альфа»", "ООО «Альфа»"),  # a piece of a cell border
+        ("ЮАО «Приорбанк»", "ОАО «Приорбанк»"),  # a border's bar read with the О beside it
+        # "ИП" read in Latin before a person's surname and initials.
+        ("WN Ковалёв А. Н.", "ИП Ковалёв А. Н."),
+        ("MN Иванов-Петров И.И.", "ИП Иванов-Петров И.И."),
+        ("WN Ковалёв", "WN Ковалёв"),  # no initials: no person's name
         ("Склад «Альфа»", "Склад «Альфа»"),
         ("ООО «Альфа» и ЗАО «Бета»", "ООО «Альфа» и ЗАО «Бета»"),
         ("00000 «Альфа»", "00000 «Альфа»"),  # no legal form: as read

@@ -103,7 +103,11 @@ def legal_form_spelled(text: str) -> str:
     for size in range(1, min(len(tokens), 3) + 1):
         read = "".join(tokens[-size:])
         before = tokens[:-size]
-        for form, stray in ((read, before), (read[1:], [*before, read[:1]])):
+        readings = [(read, before), (read[1:], [*before, read[:1]])]
+        if read[:1] == "Ю":
+            # A cell border's bar read together with the "О" beside it.
+            readings.append(("О" + read[1:], before))
+        for form, stray in readings:
             letters = "".join(
                 _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
             )
@@ -114,6 +118,18 @@ def legal_form_spelled(text: str) -> str:
             if (near := _form_one_letter_off(form, letters)) is not None:
                 return near + rest
     return text
+
+
+# "ИП" before a person's surname and initials, its letters read in Latin ("WN", "MN"): an
+# individual entrepreneur, the only form a person's name follows.
+_SURNAME_INITIALS = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?\s+[А-ЯЁ]\.\s*[А-ЯЁ]\.$"
+_PERSON_FORM: Final = re.compile(rf"^[WMNUH][NnП]\s+(?={_SURNAME_INITIALS})")
+
+
+def person_form_spelled(text: str) -> str:
+    """A person's name after "ИП" read in Latin ("WN Ковалёв А. Н.") with "ИП" as printed;
+    any other text as it is."""
+    return _PERSON_FORM.sub("ИП ", text)
 
 
 def _form_one_letter_off(read: str, letters: str) -> str | None:

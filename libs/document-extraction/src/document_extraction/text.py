@@ -6,7 +6,11 @@ import re
 from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import fold_lookalikes, legal_form_spelled
+from document_extraction.lookalikes import (
+    fold_lookalikes,
+    legal_form_spelled,
+    person_form_spelled,
+)
 
 _HYPHEN_BREAK = re.compile(r"-\s*\n\s*")
 _SPACE = re.compile(r"\s+")
@@ -36,6 +40,8 @@ def clean(cell: CellValue) -> str | None:
             cell = _SPACE.sub(" ", cell)
         if "«" in cell:
             cell = legal_form_spelled(cell.strip())
+        elif "." in cell:
+            cell = person_form_spelled(cell.strip())
         return cell.strip() or None
     return None
 
