@@ -43,6 +43,9 @@ def test_date_cells_and_text_dates() -> None:
     assert parse_date_cell("01.03.2025") == (D(2025, 3, 1), 1)
     assert parse_date_cell("31.02.2025") == (None, 0)
     assert parse_date_cell("Итого") == (None, 0)
+    # OCR parts a date's words after a dot: still the date.
+    assert parse_date_cell("03. 12.2024") == (D(2024, 12, 3), 1)
+    assert parse_date_cell("03.12. 2024") == (D(2024, 12, 3), 1)
 
 
 def test_dates_with_dashes_and_month_names() -> None:

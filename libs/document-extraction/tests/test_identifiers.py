@@ -57,6 +57,7 @@ def test_identifiers_are_compacted() -> None:
         "Счет: BY62 BAPB 3012 3188 8731 8016 4300",
         "Счет: BY62 ВАРВ 3012 3188 8731 8016 4300",  # the bank code read in Cyrillic
         "Счет: ВУ62ВАРВ30123188873180164300 (BYN)",
+        "Счет: BY62 B/PB 3012 3188 8731 8016 4300",  # a letter OCR left as a mark
     ],
 )
 def test_an_account_is_found_in_a_line(line: str) -> None:

@@ -72,7 +72,8 @@ def _make_date(day: int, month: int, year: int) -> datetime.date | None:
 
 
 # A date cell written as text: 03.03.2025, 03/03/25, 03-03-2025 (one separator throughout).
-_DATE_TEXT = re.compile(r"(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)")
+# A space after a separator, as typed or as OCR parts the date's words: "03. 12.2024".
+_DATE_TEXT = re.compile(r"(\d{1,2})([./-])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?!\d)")
 _WORDED_DATE = re.compile(rf"(\d{{1,2}})\s+{_MONTH_WORD}\s+(\d{{4}})", re.IGNORECASE)
 
 

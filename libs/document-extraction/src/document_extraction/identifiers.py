@@ -222,7 +222,9 @@ def currency_of_account(account: str | None) -> str | None:
     return NUMERIC_CURRENCIES.get(account[5:8])
 
 
-_IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z]){11,30}")
+# A mark OCR left where it could not read a character ("BY22 P/CB 3012 …") stays in the match
+# for the check digits to settle.
+_IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z/|)\]}\\]){11,30}")
 _DIGIT_ACCOUNT = re.compile(r"(?<!\d)(?:\d{20}|\d{16}|\d{13})(?!\d)")
 
 
@@ -235,8 +237,10 @@ def find_account(text: str) -> str | None:
         for end in range(len(raw), 14, -1):
             if iban_valid(raw[:end]):
                 return raw[:end]
+        kept = raw[:_BY_IBAN_LENGTH] if raw.startswith("BY") else raw
+        read = normalize_account(kept)
         # A broken IBAN is kept (its check then fails) at the length its country prints.
-        return raw[:_BY_IBAN_LENGTH] if raw.startswith("BY") else raw
+        return read if read is not None and iban_valid(read) else kept
     digits = _DIGIT_ACCOUNT.search(text.replace("\u00a0", "").replace(" ", ""))
     return digits.group(0) if digits else None
 
