@@ -42,3 +42,17 @@ def test_a_statements_counterparty_bank_is_spelled_as_the_directory_has_it() -> 
         "ОАО «Приорбанк»",
         "ОАО «АСБ Беларусбанк»",
     ]
+
+
+def test_a_bic_after_the_banks_name_is_its_bic_though_ocr_parted_its_location_code() -> None:
+    rows: list[list[object]] = [
+        ["Выписка по счету BY66PJCB30120612341010000933 за период с 01.03.2025 по 31.03.2025"],
+        ["Дата", "Сумма", "Контрагент", "Банк", "Назначение платежа"],
+        ["03.03.2025", "100,00", "ООО «Альфа»", "ОАО «БПС-Сбербанк», BPSBBY 2Х", "Оплата"],
+        ["04.03.2025", "-50,00", "ООО «Бета»", "ОАО «Приорбанк», PJCBBY2X", "Оплата"],
+    ]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert [(t.counterparty_bank, t.counterparty_bank_bic) for t in document.transactions] == [
+        ("ОАО «БПС-Сбербанк»", "BPSBBY2X"),
+        ("ОАО «Приорбанк»", "PJCBBY2X"),
+    ]

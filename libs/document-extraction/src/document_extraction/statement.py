@@ -98,9 +98,10 @@ _BIC_CHAR = f"[0-9{_BIC_LETTER}З]"
 _BIC_IN_TEXT = re.compile(
     rf"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*({_BIC_CHAR}{{8}}(?:{_BIC_CHAR}{{3}})?|\d{{9}})\b"
 )
-# A BIC at the end of the bank's name, and perhaps a speck after it ("ВАРВВУ2Х =").
+# A BIC at the end of the bank's name, and perhaps a speck after it ("ВАРВВУ2Х ="); OCR may
+# part its location code from its country ("BPSBBY 2X").
 _BIC_TOKEN = re.compile(
-    rf"[,;]?\s*\b([{_BIC_LETTER}]{{6}}{_BIC_CHAR}{{2}}(?:{_BIC_CHAR}{{3}})?)"
+    rf"[,;]?\s*\b([{_BIC_LETTER}]{{6}} ?{_BIC_CHAR}{{2}}(?:{_BIC_CHAR}{{3}})?)"
     r"(?:\s+[^\w\s«»\"]{1,2})?\s*$"
 )
 _DATES = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}")
@@ -682,8 +683,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         bic = normalize_bic(bic_read) if bic_read is not None else None
         if bank is not None and bic is None:
             match = _BIC_TOKEN.search(bank)
-            code = latin_spelling(match.group(1)) if match is not None else ""
-            if match is not None and (code == match.group(1) or any(c.isdigit() for c in code)):
+            read = match.group(1).replace(" ", "") if match is not None else ""
+            code = latin_spelling(read)
+            if match is not None and (code == read or any(c.isdigit() for c in code)):
                 bic = code
                 bank = bank[: match.start()].strip(" ,;") or None
         name = clean(cell(row, "name"))
