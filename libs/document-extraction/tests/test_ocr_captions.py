@@ -278,6 +278,23 @@ def test_every_debit_side_misread_is_placed_by_the_rows_arithmetic() -> None:
     assert header.misread_columns == (2, 4, 6)
 
 
+def test_groups_whose_row_of_sides_went_unread_are_pairs_the_arithmetic_orders() -> None:
+    # A photo lost the line of "деб. | кред." under the groups: each group caption stands
+    # over its first column, the second has none.
+    rows = [
+        ["наименование счета", "счет", "сальдо на начало периода", None, "обороты за период",
+         None, "сальдо на конец периода", None],
+        ["1", "2", "3", "4", "5", "6", "7", "8"],
+        ["Материалы", "10", "358111,60", "0,00", "16402,60", "36858,80", "337655,40", "0,00"],
+        ["Товары", "41", "0,00", "0,00", "476995,80", "131430,70", "345565,10", "0,00"],
+        ["Касса", "50", "0,00", "1000,00", "500,00", "100,00", "0,00", "600,00"],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert header.money == dict(zip(MONEY_FIELDS, range(2, 8), strict=True))
+    assert header.confidence < 100
+
+
 def test_a_label_column_no_caption_names_is_the_one_whose_body_holds_labels() -> None:
     # "Счет" read as "Cuer" beside a row-number column: the codes say which column is the label.
     rows = [

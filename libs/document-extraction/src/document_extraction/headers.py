@@ -272,30 +272,24 @@ _GROUPS_OF = {
 
 
 def _money_by_arithmetic(
-    rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[Column]
+    rows: Sequence[Sequence[CellValue]], start: int, columns: Sequence[Column], unsided: bool
 ) -> dict[str, int] | None:
     """The six money columns where captions name three to five of them and leave the others
     open among columns of money (a side misread beyond recognition: «Обороты за период fit»
-    beside a currency column): the body's arithmetic chooses, the choice under which most
-    rows balance, if at least half of the rows with amounts do."""
+    beside a currency column), or (``unsided``) name the three groups and none of the sides:
+    the body's arithmetic chooses, the choice under which most rows balance, if at least half
+    of the rows with amounts do."""
     named = _named_money(columns)
     missing = [f for f in MONEY_FIELDS if f not in named]
     used = set(named.values())
-    if not 1 <= len(missing) <= MAX_OPEN_FIELDS or len(used) < len(named):
+    pairs = _unsided_pairs(columns) if unsided else None
+    if pairs is not None:
+        named, missing, used = {}, list(MONEY_FIELDS), set()
+        options = [[pairs[f.split("_")[0]], pairs[f.split("_")[0]] + 1] for f in missing]
+    elif not 1 <= len(missing) <= MAX_OPEN_FIELDS or len(used) < len(named):
         return None  # a signed balance column stands for two fields: no row equation
-    options = []
-    for name in missing:
-        group, side = name.split("_")
-        options.append(
-            [
-                c.index
-                for c in columns
-                if c.index not in used
-                and (role := money_role(c)) is not None
-                and role[0] in _GROUPS_OF[group]
-                and role[1] in (None, side)
-            ]
-        )
+    else:
+        options = [_captioned_for(name, columns, used) for name in missing]
     wanted = sorted(used.union(*options))
     body = [_row_cents(row, wanted) for row in rows[start : start + FIT_ROWS]]
     lines = [cents for cents in body if cents is not None and any(cents.values())]
@@ -311,6 +305,35 @@ def _money_by_arithmetic(
     if best is None or best[0] < max(MIN_BALANCED_ROWS, len(lines) / 2):
         return None
     return best[1]
+
+
+def _captioned_for(name: str, columns: Sequence[Column], used: set[int]) -> list[int]:
+    """The columns not yet taken whose captions allow money field ``name``."""
+    group, side = name.split("_")
+    return [
+        c.index
+        for c in columns
+        if c.index not in used
+        and (role := money_role(c)) is not None
+        and role[0] in _GROUPS_OF[group]
+        and role[1] in (None, side)
+    ]
+
+
+def _unsided_pairs(columns: Sequence[Column]) -> dict[str, int] | None:
+    """The first column of each of the three groups (opening, turnover, closing) where no
+    side is captioned and each group's caption stands over its column and a column no
+    caption names: the row of sides went unread (a photo's line lost), and each group is a
+    pair of sides for the arithmetic to order. None where any side is named."""
+    roles = {c.index: money_role(c) for c in columns}
+    if any(role is not None and role[1] is not None for role in roles.values()):
+        return None
+    pairs: dict[str, int] = {}
+    for index, role in sorted(roles.items(), key=lambda item: item[0]):
+        if role is None or role[0] not in _GROUPS_OF or index + 1 in roles:
+            continue
+        pairs.setdefault(role[0], index)
+    return pairs if len(pairs) == len(_GROUPS_OF) else None
 
 
 def _row_cents(row: Sequence[CellValue], columns: Sequence[int]) -> dict[int, int] | None:
@@ -476,7 +499,7 @@ def _caption_row(row: Sequence[CellValue]) -> bool:
 
 
 def _osv_reading(
-    captions: HeaderCaptions, first: int, last: int
+    captions: HeaderCaptions, first: int, last: int, unsided: bool = False
 ) -> tuple[Vocabulary | None, list[Column], dict[str, int]] | None:
     """The block's columns and six money columns, read exactly or through misreads where that
     reads the block better and the body holds amounts under them; with the vocabulary it took
@@ -498,7 +521,7 @@ def _osv_reading(
             return _VOCABULARY, guessed_columns, guessed_money
     if exact is not None:
         return exact
-    completed = _money_by_arithmetic(rows, start, guessed_columns)
+    completed = _money_by_arithmetic(rows, start, guessed_columns, unsided)
     if completed is None:
         return None
     # A column the arithmetic had to place counts as a misread caption.
@@ -509,26 +532,36 @@ def _osv_reading(
 
 def find_osv_header(rows: Sequence[Sequence[CellValue]]) -> OsvHeader | None:
     captions = HeaderCaptions(rows)
-    for first, last in _blocks(rows):
-        reading = _osv_reading(captions, first, last)
-        if reading is None:
-            continue
-        vocabulary, columns, money = reading
-        # Caption rows right above the block belong to it ("Счет" over two rows of money
-        # captions) as long as the money columns stay what they are.
-        while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
-            wider = _osv_reading(captions, first - 1, last)
-            if wider is None or wider[2] != money:
-                break
-            first, (vocabulary, columns, _) = first - 1, wider
-        header = _osv_header(rows, first, last, columns, money)
-        if vocabulary is None:
-            return header
-        used = [*money.values(), header.label_col, header.name_col, header.indicator_col]
-        misread = _misread(columns, used)
-        confidence = _guessed_confidence(header.confidence, misread)
-        return replace(header, confidence=confidence, misread_columns=misread)
+    # Groups without sides are read as pairs only where no block of the header names sides:
+    # a header's row of groups alone, above its row of sides, is no header of its own.
+    for unsided in (False, True):
+        for first, last in _blocks(rows):
+            header = _osv_block(captions, first, last, unsided)
+            if header is not None:
+                return header
     return None
+
+
+def _osv_block(captions: HeaderCaptions, first: int, last: int, unsided: bool) -> OsvHeader | None:
+    rows = captions.rows
+    reading = _osv_reading(captions, first, last, unsided)
+    if reading is None:
+        return None
+    vocabulary, columns, money = reading
+    # Caption rows right above the block belong to it ("Счет" over two rows of money
+    # captions) as long as the money columns stay what they are.
+    while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
+        wider = _osv_reading(captions, first - 1, last, unsided)
+        if wider is None or wider[2] != money:
+            break
+        first, (vocabulary, columns, _) = first - 1, wider
+    header = _osv_header(rows, first, last, columns, money)
+    if vocabulary is None:
+        return header
+    used = [*money.values(), header.label_col, header.name_col, header.indicator_col]
+    misread = _misread(columns, used)
+    confidence = _guessed_confidence(header.confidence, misread)
+    return replace(header, confidence=confidence, misread_columns=misread)
 
 
 # --- bank statement --------------------------------------------------------------------------
