@@ -303,3 +303,18 @@ def test_english_and_machine_captions() -> None:
     assert header is not None
     assert (header.columns["date"], header.columns["name"], header.columns["amount"]) == (0, 4, 6)
     assert header.direction_col == 2
+
+
+def test_a_number_caption_read_together_with_the_sums_group_caption_is_the_numbers() -> None:
+    # "№ док." and the group caption "Сумма" over the sides beside it, read into one cell.
+    rows = [
+        ["Дата", "№ док. Сумма", None, None, "Контрагент", "Назначение платежа"],
+        [None, None, "Дебет", "Кредит", None, None],
+        ["03.03.2025", "15", "100,00", None, "ООО «Альфа»", "Оплата"],
+        ["04.03.2025", "16", None, "50,00", "ООО «Бета»", "Оплата"],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns == {
+        "date": 0, "number": 1, "debit": 2, "credit": 3, "name": 4, "purpose": 5
+    }  # fmt: skip

@@ -886,8 +886,12 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                     extra.setdefault(role, other.index)
         direction = chosen.pop("direction", None)
         if sides:
-            chosen.pop("amount", None)
+            amount = chosen.pop("amount", None)
             direction = None
+            # "№ док." with the group caption "Сумма" over the sides beside it, read into
+            # one cell: the number's column, the sums are the sides'.
+            if amount is not None and by_index[amount].words & _NUMBER_WORDS:
+                chosen.setdefault("number", amount)
         elif direction is None and "amount" in chosen:
             direction = _flag_column(lines, {*chosen.values(), *extra.values()})
         date_candidates = tuple(c.index for c in columns_of["date"])
