@@ -644,7 +644,12 @@ def _line_rows(
             # the level column's, where a column boundary parts them.
             phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
         if len(phrases) >= 3 and bounds and ocr:
-            phrases = [part for p in phrases for part in _split_at_bounds(p, bounds, edges, near)]
+            # Where values start is a cell's edge on a row of amounts; a caption of a group
+            # may have a word start there.
+            starts_at = edges if any(ends_in_amount(p.text) for p in phrases) else []
+            phrases = [
+                part for p in phrases for part in _split_at_bounds(p, bounds, starts_at, near)
+            ]
         elif len(phrases) >= 3 and starts and any(is_numeric(p.text) for p in phrases):
             # Only a line the columns were found on (a group caption centred over two
             # columns is one phrase across their boundary).
