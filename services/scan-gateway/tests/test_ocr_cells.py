@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
-    Phrase,
-    _split_at_bounds,
+    _line_rows,
     build_page_grid,
+    lines_of,
     phrases_of,
 )
 from scan_gateway.ocr_repair import repair_words
@@ -549,15 +549,17 @@ def test_numbers_set_left_over_amounts_set_right_caption_the_column_they_start_i
     assert rows == [["Счет", "Дебет", "10", "20"], *([*row] for row in body)]
 
 
-def test_a_wrapped_names_line_run_on_into_the_gap_is_cut_where_the_next_columns_values_start() -> (
-    None
-):
-    # "дебиторами и" wraps at its cell's edge, its "и" past the middle of the gap before the
-    # amounts (set left, at 1062), which OCR joins to it: the cut is where they start.
-    words = [Word("дебиторами", 818, 760, 1014, 790, 95.0), Word("и", 1029, 763, 1044, 781, 95.0)]
-    words += [Word("178", 1063, 758, 1118, 782, 95.0), Word("790,20", 1128, 758, 1234, 785, 95.0)]
-    parts = _split_at_bounds(Phrase(words), [1038.0], [1062.0], 7.8)
-    assert [p.text for p in parts] == ["дебиторами и", "178 790,20"]
-    assert [p.text for p in _split_at_bounds(Phrase(words), [1038.0], [], 7.8)] == [
-        "дебиторами и 178 790,20"
-    ]
+def test_only_a_row_of_amounts_is_cut_where_the_next_columns_values_start() -> None:
+    # Values start at 1403. A group caption's second line "НА НАЧАЛО" has a word start
+    # there, as does the amount after a wrapped name's "и": only the row of amounts is cut.
+    caption = [ocr_word("НА", 1366, 10), ocr_word("НАЧАЛО", 1402, 10)]
+    caption += [ocr_word("ЗА", 1713, 10), ocr_word("КОНЕЦ", 2086, 10)]
+    name = [ocr_word("дебиторами", 1232, 50), ocr_word("и", 1380, 50)]
+    amounts = [ocr_word("178", 1403, 50), ocr_word("790,20", 1453, 50)]
+    amounts += [ocr_word("5926,00", 1713, 50), ocr_word("0,00", 2086, 50)]
+    lines = lines_of([*caption, *name, *amounts], HEIGHT, OCR_PHRASE_GAP)
+    rows = _line_rows(lines, [1390.5, 1600.0, 2000.0], HEIGHT, fold=False,
+                      gaps=[(1378.0, 1403.0), (1500.0, 1700.0), (1900.0, 2080.0)])  # fmt: skip
+    texts = [{k: " ".join(w.text for w in ws) for k, ws in row.items()} for row in rows]
+    assert texts[0][0] == "НА НАЧАЛО"
+    assert (texts[1][0], texts[1][1]) == ("дебиторами и", "178 790,20")
