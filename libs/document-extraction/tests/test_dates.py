@@ -46,6 +46,10 @@ def test_date_cells_and_text_dates() -> None:
     # OCR parts a date's words after a dot: still the date.
     assert parse_date_cell("03. 12.2024") == (D(2024, 12, 3), 1)
     assert parse_date_cell("03.12. 2024") == (D(2024, 12, 3), 1)
+    # And reads a comma for a dot before a four-digit year.
+    assert parse_date_cell("20.04,2025 09:22:48") == (D(2025, 4, 20), 1)
+    assert parse_date_cell("29,04,2025") == (D(2025, 4, 29), 1)
+    assert parse_date_cell("1 204,25") == (None, 0)
 
 
 def test_dates_with_dashes_and_month_names() -> None:

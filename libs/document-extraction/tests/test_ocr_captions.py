@@ -145,6 +145,8 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Обороты ЗаПериод", {"оборот", "период"}, True),
         ("Конец КтВ Валюте", {"конец", "кредит", "валюта"}, True),
         ("Конец ДтВ Валюте", {"конец", "дебет", "валюта"}, True),
+        ("Сумма в валют счета", {"сумма", "валюта", "счет"}, True),  # no "вал" and "ют"
+        ("Data проводки", {"дата", "проводки"}, False),
     ],
 )
 def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> None:

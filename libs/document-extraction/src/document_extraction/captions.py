@@ -25,6 +25,18 @@ DATE_WORD = "<дата>"
 NUMBER_WORD = "<число>"
 
 # Word forms and abbreviations (after lower case, ё as е, dots dropped) to one word each.
+# Short captions as OCR misreads them: whole words only, never the part of a longer word
+# read without a space ("валют" is no "вал" and "ют"). No caption says these otherwise,
+# and words this short are matched exactly.
+_OCR_READINGS = {
+    # Bold "ДТ" and "ОБ." read as "АТ", "Ar", "ОВ.".
+    "ат": "дебет",
+    "ar": "дебет",
+    "аг": "дебет",
+    "ов": "оборот",
+    # "К-Т" with its К and hyphen read as one letter.
+    "ют": "кредит",
+}
 _CANONICAL = {
     "сальдо": "сальдо",
     "остаток": "сальдо",
@@ -65,12 +77,6 @@ _CANONICAL = {
     "деб": "дебет",
     "дб": "дебет",
     "дт": "дебет",
-    # Bold "ДТ" and "ОБ." as OCR misreads them ("АТ", "Ar", "ОВ."): no caption says these
-    # otherwise, and words this short are matched exactly.
-    "ат": "дебет",
-    "ar": "дебет",
-    "аг": "дебет",
-    "ов": "оборот",
     "д": "дебет",
     "кредит": "кредит",
     "кредита": "кредит",
@@ -84,8 +90,6 @@ _CANONICAL = {
     "кр": "кредит",
     "кт": "кредит",
     "к": "кредит",
-    # "К-Т" with its К and hyphen read as one letter.
-    "ют": "кредит",
     "счет": "счет",
     "счета": "счет",
     "счету": "счет",
@@ -111,6 +115,8 @@ _CANONICAL = {
     "итог": "итого",
     # English captions of foreign banks' and re-exported statements.
     "date": "дата",
+    # Polish, Italian, Romanian exports' "Data operacji"; OCR's reading of "Дата" as well.
+    "data": "дата",
     "amount": "сумма",
     "sum": "сумма",
     "debit": "дебет",
@@ -138,6 +144,7 @@ _CANONICAL = {
     "валюте": "валюта",
     "валюты": "валюта",
     "вал": "валюта",
+    **_OCR_READINGS,
 }
 # Words that carry no meaning in a caption.
 _STOP = frozenset(
@@ -207,7 +214,10 @@ def _squashed(token: str, vocabulary: Vocabulary) -> frozenset[str]:
     splits = []
     for cut in range(1, len(token)):
         pair = token[:cut], token[cut:]
-        parts = [None if p in _STOP or len(p) < 2 else _known(p, vocabulary) for p in pair]
+        parts = [
+            None if p in _STOP or len(p) < 2 or p in _OCR_READINGS else _known(p, vocabulary)
+            for p in pair
+        ]
         known = all(p in _STOP or m is not None for p, m in zip(pair, parts, strict=True))
         if known and any(parts):
             splits.append(frozenset(m for m in parts if m is not None))

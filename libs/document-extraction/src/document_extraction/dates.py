@@ -77,8 +77,12 @@ _DATE_TEXT = re.compile(r"(\d{1,2})([./-])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?!\d)")
 _WORDED_DATE = re.compile(rf"(\d{{1,2}})\s+{_MONTH_WORD}\s+(\d{{4}})", re.IGNORECASE)
 
 
+# A day and month with a comma OCR read for a dot, before a four-digit year ("20.04,2025").
+_COMMA_FOR_DOT = re.compile(r"^(\d{1,2})[.,](\s?\d{1,2})[.,](\s?\d{4})(?!\d)")
+
+
 def parse_date_text(text: str) -> datetime.date | None:
-    stripped = text.strip()
+    stripped = _COMMA_FOR_DOT.sub(r"\1.\2.\3", text.strip())
     match = _DATE_TEXT.match(stripped)
     if match is not None:
         day, _, month, year = match.groups()
