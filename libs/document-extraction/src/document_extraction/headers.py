@@ -812,6 +812,7 @@ FLAG_WORDS = 2
 
 
 def _flag_column(lines: Sequence[Sequence[CellValue]], taken: set[int]) -> int | None:
+    """The first column not ``taken`` whose cells on the operation ``lines`` say a side."""
     width = max((len(row) for row in lines), default=0)
     for index in range(width):
         if index in taken:

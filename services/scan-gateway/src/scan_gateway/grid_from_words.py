@@ -630,8 +630,9 @@ def _line_rows(
     starts = [b for _, b in gaps if any(abs(b - x) <= near for x in shared)]
     # The gaps whose left column has values set right, ending together at the gap.
     ends = _shared_ends(lines, near)
-    edges = [b for _, b in gaps]
     set_right = {a for a, _ in gaps if any(abs(a - x) <= near for x in ends)}
+    # Where each column's values start (a gap's far side).
+    edges = [b for _, b in gaps]
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
