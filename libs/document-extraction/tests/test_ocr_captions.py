@@ -4,6 +4,7 @@ header however loosely they are read."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import random
 import re
@@ -16,7 +17,7 @@ from document_extraction.captions import HeaderRepeats, caption_vocabulary, read
 from document_extraction.headers import find_osv_header, find_statement_header
 from document_extraction.lookalikes import Vocabulary, fold_lookalikes, ocr_distance
 from document_extraction.text import clean, norm
-from document_extraction.titles import currency_in, read_titles
+from document_extraction.titles import currency_in, period_in, read_titles
 from recognition_contract import MONEY_FIELDS, Organisation
 from recognition_corpus.axes import generate_axes
 
@@ -410,6 +411,20 @@ def test_title_organisation_period_and_units_read_through_misreads() -> None:
     )
     assert titles.period.text == "за январь 2025 г."
     assert (titles.unit, titles.currency, titles.account_code) == ("thousands", "BYN", "60")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["с 01.07.2024 по 30.09.2024", "с01.07.2024 по 30.09.2024", "с 01. 07.2024 по 30.09.2024"],
+)
+def test_a_period_line_from_to_is_found_however_ocr_spaced_it(line: str) -> None:
+    period = period_in(line)
+    assert period is not None
+    assert (period.start, period.end, period.text) == (
+        datetime.date(2024, 7, 1),
+        datetime.date(2024, 9, 30),
+        line,
+    )
 
 
 def test_an_organisation_line_without_a_label_keeps_its_name_as_printed() -> None:

@@ -373,9 +373,14 @@ def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
         "На складах": "На складах",
     }
     page = [w for y, text in enumerate(read) for w in line_of_words(text, 40.0 * y)]
-    repaired = repair_words(page)
-    lines = [" ".join(w.text for w in repaired if w.y0 == 40.0 * y) for y in range(len(read))]
-    assert lines == list(read.values())
+    # In OCR's order, or with the lines interleaved as a wrapped cell's are.
+    for words in (page, sorted(page, key=lambda w: w.x0)):
+        repaired = repair_words(words)
+        lines = [
+            " ".join(w.text for w in sorted(repaired, key=lambda w: w.x0) if w.y0 == 40.0 * y)
+            for y in range(len(read))
+        ]
+        assert lines == list(read.values())
 
 
 def test_a_percent_sign_read_apart_from_its_number_is_joined_only_where_printed_against_it() -> (
@@ -386,6 +391,10 @@ def test_a_percent_sign_read_apart_from_its_number_is_joined_only_where_printed_
     spaced = replace(tight, x0=tight.x0 + 7, x1=tight.x1 + 7)
     assert [w.text for w in repair_words([*vat, tight])][-1] == "20%"
     assert [w.text for w in repair_words([*vat, spaced])][-2:] == ["20", "%"]
+    # A wrapped cell: OCR gives the sign after a word of the line above.
+    above = line_of_words("Оплата по", -30.0)
+    interleaved = [*vat, *above, tight]
+    assert [w.text for w in repair_words(interleaved) if w.y0 == vat[0].y0][-1] == "20%"
 
 
 def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_noise() -> None:

@@ -42,8 +42,11 @@ _MONTH_NAMES = Vocabulary(
         )
     }
 )  # fmt: skip
-_NUMERIC_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?!\d)")
+_NUMERIC_DATE = re.compile(r"(\d{1,2})[./]\s?(\d{1,2})[./]\s?(\d{4}|\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# A period's date with a separator OCR misread ("01:12.2025", "01,04.2025", "31 10.2024"):
+# two digits, two digits and a year leave no other reading.
+_MISREAD_SEPARATOR = re.compile(r"(?<!\d)(\d{2})[.,:;\s]\s?(\d{2})[.,:;]\s?(\d{4})(?!\d)")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
 
 
@@ -144,7 +147,7 @@ def _read_period(text: str) -> str:
 
 def parse_period(text: str) -> Period | None:
     """Period of a report from its printed text; None when the text names no period."""
-    lowered = _read_period(text)
+    lowered = _MISREAD_SEPARATOR.sub(r"\1.\2.\3", _read_period(text))
     dates = _explicit_dates(lowered)
     if len(dates) >= 2:
         return Period(dates[0], dates[1], text)

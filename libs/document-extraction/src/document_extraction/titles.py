@@ -34,7 +34,7 @@ _ACCOUNT_IN_TITLE = re.compile(
     re.IGNORECASE,
 )
 _PERIOD_START = re.compile(
-    r"\bза\s+(?:период\b)?|\bпериод\b|\bс\s+\d{1,2}\.\d{1,2}\.\d{2,4}|"
+    r"\bза\s+(?:период\b)?|\bпериод\b|\bс\s*\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|"
     r"\bначальн\w*\s+дат|\bдата\s+начала",
     re.IGNORECASE,
 )

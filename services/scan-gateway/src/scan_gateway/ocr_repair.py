@@ -175,6 +175,18 @@ def _in_phrase(before: Word, after: Word) -> bool:
     )
 
 
+def _beside(words: Sequence[Word], k: int, *, before: bool) -> Word | None:
+    """The word of the same phrase right before (or after) word ``k``, found by position:
+    OCR's order interleaves the lines of a wrapped cell with those of the cells beside it."""
+    word = words[k]
+    pairs = [(w, word) if before else (word, w) for i, w in enumerate(words) if i != k]
+    near = [pair for pair in pairs if _in_phrase(*pair)]
+    if not near:
+        return None
+    left, right = min(near, key=lambda pair: pair[1].x0 - pair[0].x1)
+    return left if before else right
+
+
 def _lower_start(text: str) -> bool:
     return bool(text) and text[0].islower() and is_cyrillic_text([text])
 
@@ -190,14 +202,13 @@ def _small_word(words: Sequence[Word], k: int) -> str | None:
     number; None for any other word."""
     text = words[k].text
     if text in _NUMBER_SIGN_READINGS:
-        after = words[k + 1] if k + 1 < len(words) else None
-        number = after is not None and _in_phrase(words[k], after) and after.text[:1].isdigit()
-        return "№" if number else None
+        after = _beside(words, k, before=False)
+        return "№" if after is not None and after.text[:1].isdigit() else None
     wanted = _LATIN_READINGS.get(text) or (text.lower() if text.lower() in _SMALL_WORDS else None)
     if wanted is None or wanted == text:
         return None
-    before = words[k - 1] if k > 0 and _in_phrase(words[k - 1], words[k]) else None
-    after = words[k + 1] if k + 1 < len(words) and _in_phrase(words[k], words[k + 1]) else None
+    before = _beside(words, k, before=True)
+    after = _beside(words, k, before=False)
     if after is None or (not _lower_start(after.text) and not after.text[:1].isdigit()):
         return None
     if text in _LATIN_READINGS:
@@ -206,25 +217,30 @@ def _small_word(words: Sequence[Word], k: int) -> str | None:
 
 
 def _percent_joined(words: list[Word]) -> list[Word]:
-    """A percent sign OCR read apart from the number it is printed against is that number's."""
-    out: list[Word] = []
-    for word in words:
-        last = out[-1] if out else None
-        if (
-            word.text == "%"
-            and last is not None
+    """A percent sign OCR read apart from the number it is printed against is that number's.
+    The two need not follow each other in OCR's order: a wrapped cell's lines interleave."""
+    out = list(words)
+    joined: set[int] = set()
+    for k, word in enumerate(words):
+        if word.text != "%":
+            continue
+        numbers = [
+            i
+            for i, last in enumerate(out)
+            if i not in joined
             and last.text[-1:].isdigit()
             and abs(last.cy - word.cy) <= last.height / 2
             and 0 <= word.x0 - last.x1 < TIGHT * last.height
-        ):
-            chars = (*last.chars, *word.chars) if last.chars and word.chars else ()
-            confidence = min(last.confidence or 0.0, word.confidence or 0.0)
-            out[-1] = replace(
-                last, text=last.text + "%", x1=word.x1, confidence=confidence, chars=chars
-            )
-        else:
-            out.append(word)
-    return out
+        ]
+        if not numbers:
+            continue
+        i = min(numbers, key=lambda i: word.x0 - out[i].x1)
+        last = out[i]
+        chars = (*last.chars, *word.chars) if last.chars and word.chars else ()
+        confidence = min(last.confidence or 0.0, word.confidence or 0.0)
+        out[i] = replace(last, text=last.text + "%", x1=word.x1, confidence=confidence, chars=chars)
+        joined.add(k)
+    return [w for k, w in enumerate(out) if k not in joined]
 
 
 def repair_words(words: list[Word]) -> list[Word]:
