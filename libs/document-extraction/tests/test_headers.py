@@ -318,3 +318,31 @@ def test_a_number_caption_read_together_with_the_sums_group_caption_is_the_numbe
     assert header.columns == {
         "date": 0, "number": 1, "debit": 2, "credit": 3, "name": 4, "purpose": 5
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("rest", [None, "валюте счета"])
+def test_a_number_caption_read_together_with_the_signed_sums_caption_is_the_numbers(
+    rest: str | None,
+) -> None:
+    # "№ док" and "Сумма в" read into one cell over the numbers; the sums beside them have
+    # no caption, or the rest of theirs ("валюте счета", which names a currency).
+    rows = [
+        ["Дата", "№ док Сумма в", rest, "Корреспондент", "Назначение платежа"],
+        ["03.03.2025", "20999", "-52744,55", "ООО «Альфа»", "Оплата"],
+        ["04.03.2025", "16843", "1224,89", "ООО «Бета»", "Оплата"],
+        ["05.03.2025", "88375", "48090,88", "ООО «Гамма»", "Оплата"],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns == {"date": 0, "number": 1, "amount": 2, "name": 3, "purpose": 4}
+
+
+def test_a_sums_caption_over_whole_sums_stays_the_sums() -> None:
+    rows = [
+        ["Дата", "№ док Сумма", "Примечание", "Корреспондент", "Назначение платежа"],
+        ["03.03.2025", "52744", "1,5", "ООО «Альфа»", "Оплата"],
+        ["04.03.2025", "1224", "2,5", "ООО «Бета»", "Оплата"],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["amount"] == 1

@@ -365,6 +365,10 @@ def test_short_words_of_a_cyrillic_phrase_are_spelled_as_printed() -> None:
         "Оплата no счету № 44 or 05.11.2024": "Оплата по счету № 44 от 05.11.2024",
         "с 01.10.2025 no 31.10.2025": "с 01.10.2025 по 31.10.2025",
         "по акту № 315 of 04.04.2024": "по акту № 315 от 04.04.2024",
+        "№ 570 оТ 23.10.2025 3а металлопрокат": "№ 570 от 23.10.2025 за металлопрокат",
+        # The last word of a wrapped cell's line: the phrase before it tells.
+        "Оплата транспортных услуг no": "Оплата транспортных услуг по",
+        "поставка IN no": "поставка IN no",
         # The number sign Tesseract reads in Latin, before a number only.
         "по договору Ne 653 от 01.02.2024": "по договору № 653 от 01.02.2024",
         "код Ne отсутствует": "код Ne отсутствует",
@@ -572,3 +576,51 @@ def test_only_a_row_of_amounts_is_cut_where_the_next_columns_values_start() -> N
     texts = [{k: " ".join(w.text for w in ws) for k, ws in row.items()} for row in rows]
     assert texts[0][0] == "НА НАЧАЛО"
     assert (texts[1][0], texts[1][1]) == ("дебиторами и", "178 790,20")
+
+
+def _statement_words() -> list[Word]:
+    """A statement as a bank prints it: the signed sum set right against the counterparty set
+    left (OCR reads them as one phrase), thousands parted by a space, the bank and its BIC
+    in one cell, and "№ док" read into one phrase with "Сумма в", whose caption wraps."""
+    words = [
+        ocr_word("Дата", 60, 20),
+        ocr_word("№", 230, 20),
+        ocr_word("док", 252, 20),
+        ocr_word("Сумма", 304, 20),
+        ocr_word("в", 386, 20),
+        ocr_word("Корреспондент", 490, 20),
+        ocr_word("Банк", 800, 20),
+        ocr_word("Назначение", 1200, 20),
+        ocr_word("валюте", 304, 45),
+        ocr_word("счета", 304, 70),
+    ]
+    # One sum read as one word, the others' thousands apart: a page of some twenty lines.
+    body = [("20999", "-52 744,55", "СООО", "ЗАО", "«Альфа-Банк»,", "ALFABY2X"),
+            ("16843", "1224,89", "ООО", "ОАО", "«Приорбанк»,", "PJCBBY2X"),
+            ("88375", "48 090,88", "ИП", "ЗАО", "«Альфа-Банк»,", "ALFABY2X"),
+            ("15576", "-26 111,85", "ЧУП", "ОАО", "«Приорбанк»,", "PJCBBY2X"),
+            ("95671", "32 898,85", "ОДО", "ЗАО", "«Альфа-Банк»,", "ALFABY2X")]  # fmt: skip
+    body += [line for line in body[2:] for _ in range(4)]
+    for k, (number, amount, name, form, bank, bic) in enumerate(body):
+        y = 110.0 + 40 * k
+        words += [ocr_word("02.04.2024", 60, y), ocr_word(number, 230, y)]
+        *thousands, units = amount.split()
+        words.append(ocr_word(units, 480 - 12 - (len(units) - 1) * DIGIT, y))
+        for part in thousands:
+            words.append(ocr_word(part, words[-1].x0 - 10 - len(part) * DIGIT, y))
+        words += [ocr_word(name, 490, y), ocr_word("«Сигма»", 500 + len(name) * DIGIT, y)]
+        words += [ocr_word(form, 800, y), ocr_word(bank, 852, y)]
+        words.append(ocr_word(bic, 862 + len(bank) * DIGIT, y))
+        words.append(ocr_word("Оплата", 1200, y))
+    return words
+
+
+def test_a_statements_signed_sums_read_into_the_names_stay_whole_and_the_bank_one_cell() -> None:
+    rows = grid_of(_statement_words())
+    body = [row for row in rows if row[0] == "02.04.2024"]
+    assert [[c for c in row if c] for row in body[:2]] == [
+        ["02.04.2024", "20999", "-52744,55", "СООО «Сигма»", "ЗАО «Альфа-Банк», ALFABY2X",
+         "Оплата"],
+        ["02.04.2024", "16843", "1224,89", "ООО «Сигма»", "ОАО «Приорбанк», PJCBBY2X",
+         "Оплата"],
+    ]  # fmt: skip

@@ -828,6 +828,39 @@ def _flag_column(lines: Sequence[Sequence[CellValue]], taken: set[int]) -> int |
     return None
 
 
+_WHOLE_NUMBER = re.compile(r"\d+")
+
+
+def _number_beside_amounts(
+    lines: Sequence[Sequence[CellValue]],
+    chosen: dict[str, int],
+    by_index: Mapping[int, Column],
+    roles: dict[int, str],
+) -> dict[str, int]:
+    """ "№ док" and "Сумма" read into one caption over the numbers' column, the amounts in
+    the column beside it without a caption of their own, or under the rest of the sum's
+    caption ("в валюте счета", which names a currency): the body says which is which. The
+    captioned column holds whole numbers only, the one right of it amounts on most lines."""
+    amount = chosen["amount"]
+    right = amount + 1
+    captioned = right in by_index and by_index[right].words
+    if (
+        "number" in chosen
+        or (captioned and roles.get(right) != "currency")
+        or not by_index[amount].words & _NUMBER_WORDS
+    ):
+        return chosen
+    numbers = [row[amount] for row in lines if amount < len(row) and not is_empty(row[amount])]
+    whole = bool(numbers) and all(
+        type(cell) is int or (isinstance(cell, str) and _WHOLE_NUMBER.fullmatch(cell.strip()))
+        for cell in numbers
+    )
+    if whole and 2 * _fit(lines, right, _is_amount) > len(lines):
+        kept = {role: index for role, index in chosen.items() if index != right}
+        return {**kept, "number": amount, "amount": right}
+    return chosen
+
+
 def _has_sides(roles: dict[int, str]) -> bool:
     return {"debit", "credit"} <= set(roles.values())
 
@@ -893,8 +926,10 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             # one cell: the number's column, the sums are the sides'.
             if amount is not None and by_index[amount].words & _NUMBER_WORDS:
                 chosen.setdefault("number", amount)
-        elif direction is None and "amount" in chosen:
-            direction = _flag_column(lines, {*chosen.values(), *extra.values()})
+        elif "amount" in chosen:
+            chosen = _number_beside_amounts(lines, chosen, by_index, roles)
+            if direction is None:
+                direction = _flag_column(lines, {*chosen.values(), *extra.values()})
         date_candidates = tuple(c.index for c in columns_of["date"])
         misread = _misread(columns, [*chosen.values(), *extra.values(), direction])
         return StatementHeader(

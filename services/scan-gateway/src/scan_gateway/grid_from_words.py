@@ -34,6 +34,7 @@ from scan_gateway.wrapped_cells import (
     fold_wrapped,
     is_dash,
     is_numeric,
+    starts_with_date,
 )
 
 # Words closer than this (in text heights) belong to one phrase; a column gap is wider.
@@ -171,13 +172,19 @@ def column_gaps(
     where a missed gap joins two cells of one line). ``slack``: how far apart two edges may
     be and still be one; ``narrowest``: the narrowest gap between words or characters that
     may be a column's edge (page units)."""
-    # The header ends where amounts begin: a quantity set right between two amounts set
-    # left is no caption.
+    # The header ends where amounts begin (two on a line, or one after a date: a
+    # statement's signed sum, which OCR may read into the name beside it): a quantity set
+    # right between two amounts set left is no caption, and no cell of the body is a
+    # caption's word.
     first_amounts = next(
         (
             k
             for k, line in enumerate(lines)
             if sum(ends_in_amount(p.text) for p in line.phrases) >= 2
+            or (
+                starts_with_date(line.words[0].text)
+                and any(ends_in_amount(w.text) for w in line.words[1:])
+            )
         ),
         len(lines),
     )
@@ -221,9 +228,12 @@ def column_gaps(
         # OCR sets two cells as close as two words of one phrase: a narrow gap between the
         # words of every line, where a caption of the header starts, is a column's edge.
         # Only a caption's words: an amount of three digits that starts there is the
-        # thousands of the longer amounts above and below it, not a column of its own.
+        # thousands of the longer amounts above and below it, not a column of its own, and
+        # neither is an amount OCR read together with the name after it.
         words = sorted(span for line in body for span in _ink(line))
-        texts = [p.x0 for line in lines for p in line.phrases[1:] if not is_numeric(p.text)]
+        texts = [
+            p.x0 for line in lines for p in line.phrases[1:] if not is_numeric(p.words[0].text)
+        ]
         for a, b in _uncovered(words, allowed):
             if b - a < narrowest:
                 continue  # the spacing of letters or digits, not of cells
@@ -299,7 +309,9 @@ def _without_stray_columns(
     for a, b in gaps[1:]:
         left = out[-1][1]
         lines = [line for line in body if any(left <= p.x0 and p.x1 <= a for p in line.phrases)]
-        numbers = all(
+        # A column no phrase stands wholly inside (its values read into the next cell's)
+        # is no column of a few numbers.
+        numbers = bool(lines) and all(
             is_numeric(p.text) and not ends_in_amount(p.text)
             for line in lines
             for p in line.phrases

@@ -152,9 +152,10 @@ def _signs_read_twice(words: list[Word]) -> set[int]:
 
 
 # Short Russian words OCR reads in Latin letters that have no Cyrillic look-alike ("no" for
-# "по", "or" and "of" for "от") or as a capital ("На", "ВО" among lower-case words):
-# prepositions and conjunctions, which stand inside a phrase in lower case.
-_LATIN_READINGS: Final = {"no": "по", "or": "от", "of": "от"}
+# "по", "or" and "of" for "от"), with a digit ("3а" for "за") or with a capital ("На", "ВО"
+# among lower-case words): prepositions and conjunctions, which stand inside a phrase in
+# lower case.
+_LATIN_READINGS: Final = {"no": "по", "or": "от", "of": "от", "3а": "за", "3a": "за"}
 _SMALL_WORDS: Final = frozenset(
     {"в", "во", "на", "по", "с", "со", "и", "к", "ко", "о", "об", "от", "за", "до", "из", "у"}
 )
@@ -209,11 +210,17 @@ def _small_word(words: Sequence[Word], k: int) -> str | None:
         return None
     before = _beside(words, k, before=True)
     after = _beside(words, k, before=False)
-    if after is None or (not _lower_start(after.text) and not after.text[:1].isdigit()):
+    lower_before = before is not None and _lower_end(before.text)
+    if after is None:
+        # Read in Latin or with a digit, or a capital after a small letter ("оТ"): no word is
+        # printed so. At the end of a wrapped cell's line, the phrase before it tells.
+        misread = text in _LATIN_READINGS or text[:1].islower()
+        return wanted if misread and lower_before else None
+    if not _lower_start(after.text) and not after.text[:1].isdigit():
         return None
-    if text in _LATIN_READINGS:
+    if text in _LATIN_READINGS or text[:1].islower():
         return wanted
-    return wanted if before is not None and _lower_end(before.text) else None
+    return wanted if lower_before else None
 
 
 def _percent_joined(words: list[Word]) -> list[Word]:

@@ -53,6 +53,11 @@ MAJORITY = 3
 TABLE_ROW_CELLS = 4
 
 
+def starts_with_date(text: str) -> bool:
+    """Text that starts with a date ("02.04.2024", "16.06.2025 09:21:19")."""
+    return bool(_DATE_FIRST.match(text))
+
+
 def is_numeric(text: str) -> bool:
     return bool(_NUMERIC.match(text)) and any(ch.isdigit() for ch in text)
 
