@@ -346,3 +346,17 @@ def test_a_sums_caption_over_whole_sums_stays_the_sums() -> None:
     header = find_statement_header(rows)
     assert header is not None
     assert header.columns["amount"] == 1
+
+
+def test_a_counterparty_column_whose_caption_went_unread_is_found_by_its_names() -> None:
+    # "Получатель/Плательщик" read as one word, "ь/" as "ы": no caption names the column.
+    rows = [
+        ["Дата", "№ док.", "Сумма", "ПолучателыПлательщик", "УНП", "Назначение платежа"],
+        ["03.03.2025", "15", "-100,00", "ООО «Альфа»", "190000001", "Оплата"],
+        ["04.03.2025", "16", "50,00", "ИП Ковалёв А. Н.", "190000002", "Оплата"],
+        ["05.03.2025", "17", "70,00", "0АО «Гамма»", "190000003", "Оплата"],
+    ]
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["name"] == 3
+    assert header.columns["purpose"] == 5

@@ -64,6 +64,12 @@ def test_an_account_is_found_in_a_line(line: str) -> None:
     assert find_account(line) == "BY62BAPB30123188873180164300"
 
 
+def test_an_account_read_with_a_dollar_for_an_s_is_found_in_a_line() -> None:
+    assert find_account("Выписка по счету ВУ568ВР$В30120569676650193300") == (
+        "BY56BPSB30120569676650193300"
+    )
+
+
 @pytest.mark.parametrize(
     ("read", "iban"),
     [
@@ -76,6 +82,8 @@ def test_an_account_is_found_in_a_line(line: str) -> None:
         ("BYO2ALFA30127335907930193300", "BY02ALFA30127335907930193300"),  # O in check digits
         ("BY62BAP830123188873180164300", "BY62BAPB30123188873180164300"),  # 8 in bank code
         ("BYS53ALFA30127875779190164300", "BY53ALFA30127875779190164300"),  # one too many
+        # S read as a dollar sign, and one character too many.
+        ("ВУ568ВР$В30120569676650193300", "BY56BPSB30120569676650193300"),
     ],
 )
 def test_an_iban_misread_by_ocr_is_the_reading_its_check_digits_confirm(

@@ -32,10 +32,10 @@ from document_extraction.checks import row_balances
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import readable_account
-from document_extraction.lookalikes import Vocabulary
+from document_extraction.lookalikes import LEGAL_FORMS, Vocabulary, legal_form_spelled
 from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.readings import direction_of
-from document_extraction.text import is_counter, is_empty
+from document_extraction.text import as_text, is_counter, is_empty
 from recognition_contract import MONEY_FIELDS
 
 __all__ = [
@@ -861,6 +861,28 @@ def _number_beside_amounts(
     return chosen
 
 
+# A counterparty as a statement names it: a legal form before a quoted name, or "ИП"
+# before a person's name.
+_NAMED = re.compile(rf"^(?:{'|'.join(sorted(LEGAL_FORMS))})\s*«|^ИП\s+\w")
+
+
+def _names_column(lines: Sequence[Sequence[CellValue]], taken: set[int | None]) -> int | None:
+    """The first column not ``taken`` where most operations name an organisation or a
+    person: the counterparty's, whatever OCR made of its caption ("ПолучателыПлательщик")."""
+    width = max((len(row) for row in lines), default=0)
+    for index in range(width):
+        if index in taken:
+            continue
+        named = sum(
+            bool(_NAMED.match(legal_form_spelled(as_text(row[index]) or "")))
+            for row in lines
+            if index < len(row)
+        )
+        if len(lines) >= 2 and named >= FLAG_SHARE * len(lines):
+            return index
+    return None
+
+
 def _has_sides(roles: dict[int, str]) -> bool:
     return {"debit", "credit"} <= set(roles.values())
 
@@ -930,6 +952,10 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             chosen = _number_beside_amounts(lines, chosen, by_index, roles)
             if direction is None:
                 direction = _flag_column(lines, {*chosen.values(), *extra.values()})
+        if "name" not in chosen:
+            taken = {*chosen.values(), *extra.values(), direction}
+            if (named := _names_column(lines, taken)) is not None:
+                chosen["name"] = named
         date_candidates = tuple(c.index for c in columns_of["date"])
         misread = _misread(columns, [*chosen.values(), *extra.values(), direction])
         return StatementHeader(

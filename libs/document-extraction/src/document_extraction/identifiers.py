@@ -17,8 +17,9 @@ _BIC = re.compile(r"[0-9A-Z]{8}|[0-9A-Z]{11}|[0-9]{9}")
 _IBAN = re.compile(r"[A-Z]{2}\d{2}[0-9A-Z]{11,30}")
 _BY_IBAN = re.compile(r"BY\d{2}[A-Z]{4}\d{4}[0-9A-Z]{16}")
 _BY_IBAN_LENGTH = 28
-# Latin look-alikes that OCR and hand typing put into identifiers.
-_LOOKALIKES = str.maketrans("АВЕКМНОРСТУХ", "ABEKMHOPCTYX")
+# Latin look-alikes that OCR and hand typing put into identifiers, and the S that OCR
+# reads as a dollar sign ("ВР$В" for BPSB): no identifier holds one.
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТУХ$", "ABEKMHOPCTYXS")
 
 
 def compact(text: str) -> str:
@@ -237,10 +238,15 @@ def find_account(text: str) -> str | None:
         for end in range(len(raw), 14, -1):
             if iban_valid(raw[:end]):
                 return raw[:end]
-        kept = raw[:_BY_IBAN_LENGTH] if raw.startswith("BY") else raw
-        read = normalize_account(kept)
+        by = raw.startswith("BY")
+        kept = raw[:_BY_IBAN_LENGTH] if by else raw
+        # One character too many may be OCR's, or the start of the next word.
+        for reading in (raw[: _BY_IBAN_LENGTH + 1], kept) if by else (kept,):
+            read = normalize_account(reading)
+            if read is not None and iban_valid(read):
+                return read
         # A broken IBAN is kept (its check then fails) at the length its country prints.
-        return read if read is not None and iban_valid(read) else kept
+        return kept
     digits = _DIGIT_ACCOUNT.search(text.replace("\u00a0", "").replace(" ", ""))
     return digits.group(0) if digits else None
 
