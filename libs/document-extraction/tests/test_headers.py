@@ -360,3 +360,16 @@ def test_a_counterparty_column_whose_caption_went_unread_is_found_by_its_names()
     assert header is not None
     assert header.columns["name"] == 3
     assert header.columns["purpose"] == 5
+
+
+def test_a_name_caption_wrapped_into_the_band_of_the_group_captions_names_the_column() -> None:
+    # "НАИМЕНОВАНИЕ СЧЕТА" wrapped: its first word stands in the band of "САЛЬДО", "ОБОРОТЫ".
+    rows = [
+        ["СЧЕТ", "НАИМЕНОВАНИЕ", "САЛЬДО НА НАЧАЛО", None, "ОБОРОТЫ", None, "САЛЬДО НА КОНЕЦ"],
+        [None, "СЧЕТА", *SIDES],
+        ["01", "Основные средства", 100.0, None, None, None, 100.0, None],
+        ["02", "Амортизация", None, 30.0, None, 5.0, None, 35.0],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (0, 1)

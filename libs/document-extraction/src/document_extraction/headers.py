@@ -377,7 +377,8 @@ def _label_kind(column: Column) -> str | None:
         return None
     if "показатели" in own or column.text in _INDICATOR_TEXTS:
         return "indicator"
-    if "наименование" in own:
+    # "Наименование счета" wrapped into a band of its own over "счета".
+    if "наименование" in own or ("наименование" in column.above and own <= {"счет"}):
         return "name"
     if own & _CODE_WORDS:
         return "code"
