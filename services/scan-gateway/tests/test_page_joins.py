@@ -167,3 +167,20 @@ def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:
     assembled = assemble([first, second])
     assert assembled.documents == [0]
     assert assembled.pages == [(1, 2)]
+
+
+def test_a_border_read_into_a_caption_is_no_caption_read_otherwise() -> None:
+    # Page 1 read a border's bar into two sub-captions; page 2 read "IBAN" as "1ВАМ", so
+    # its header names one column less.
+    top: list[str | None] = ["Дата", "Номер", "Дебет", "Кредит", "Контрагент", None, None, "Детали"]
+    sub: list[str | None] = [None, None, None, None, "Наименование", "|УНП", "|IBAN", None]
+    misread = [*sub[:5], "УНП", "1ВАМ", None]
+    lines = [
+        [f"0{k}.02.2024", f"7310{k}", f"{k}00,00", "0,00", "ООО «Сигма»", "751204271",
+         "BY38BAPB30124111624060197800", "Оплата"]
+        for k in range(1, 7)
+    ]  # fmt: skip
+    first = page(1, [["Выписка из лицевого счета"], top, sub, *lines[:3]])
+    assembled = assemble([first, page(2, [top, misread, *lines[3:]])])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]

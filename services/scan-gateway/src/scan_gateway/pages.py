@@ -222,11 +222,16 @@ def _same_header(
     return _same_columns(page_rows, first_rows) is not None
 
 
+def _caption_letters(caption: str | None) -> str:
+    return "".join(ch for ch in norm(caption) if ch.isalnum() or ch.isspace()).strip()
+
+
 def _nearly_same_row(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
     """Two header rows of three captions or more that differ in one caption at most, which
-    OCR read otherwise on one of the pages ("№ п/п" as "№ n/t")."""
-    ours = [norm(c) for c in a if not is_empty(c)]
-    theirs = [norm(c) for c in b if not is_empty(c)]
+    OCR read otherwise on one of the pages ("№ п/п" as "№ n/t"); a border's bar read into
+    a caption ("|УНП") is no difference."""
+    ours = [_caption_letters(c) for c in a if not is_empty(c)]
+    theirs = [_caption_letters(c) for c in b if not is_empty(c)]
     if len(ours) != len(theirs) or len(ours) < MIN_CAPTIONS_TO_TOLERATE:
         return ours == theirs
     return sum(x != y for x, y in zip(ours, theirs, strict=True)) <= 1
