@@ -46,6 +46,7 @@ _ACCOUNT_CODE = re.compile(r"^\d{2,3}(?:\.\d{1,3}){0,3}$")
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
+_AMOUNT_FIRST = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?(?!\d)")
 # Two cells are set at least this far apart (in text heights): the gaps between the letters
 # or digits of one word are narrower.
 NARROWEST_GAP = 0.25
@@ -309,9 +310,12 @@ def _without_stray_columns(
     for a, b in gaps[1:]:
         left = out[-1][1]
         lines = [line for line in body if any(left <= p.x0 and p.x1 <= a for p in line.phrases)]
-        # A column no phrase stands wholly inside (its values read into the next cell's)
-        # is no column of a few numbers.
-        numbers = bool(lines) and all(
+        # A column where amounts start but none ends (OCR read them into the next cell's
+        # values) is no column of a few numbers.
+        amounts = any(
+            left <= p.x0 < a and _AMOUNT_FIRST.match(p.text) for line in body for p in line.phrases
+        )
+        numbers = not amounts and all(
             is_numeric(p.text) and not ends_in_amount(p.text)
             for line in lines
             for p in line.phrases

@@ -53,9 +53,12 @@ MAJORITY = 3
 TABLE_ROW_CELLS = 4
 
 
+_DATE_OR_ISO_FIRST = re.compile(rf"^(?:{_DAY}|\d{{4}}-\d{{2}}-\d{{2}})\b")
+
+
 def starts_with_date(text: str) -> bool:
-    """Text that starts with a date ("02.04.2024", "16.06.2025 09:21:19")."""
-    return bool(_DATE_FIRST.match(text))
+    """Text that starts with a date ("02.04.2024", "2025-12-15", "16.06.2025 09:21:19")."""
+    return bool(_DATE_OR_ISO_FIRST.match(text))
 
 
 def is_numeric(text: str) -> bool:
