@@ -624,3 +624,89 @@ def test_a_statements_signed_sums_read_into_the_names_stay_whole_and_the_bank_on
         ["02.04.2024", "16843", "1224,89", "ООО «Сигма»", "ОАО «Приорбанк», PJCBBY2X",
          "Оплата"],
     ]  # fmt: skip
+
+
+def _phrase(text: str, x0: float, y: float) -> list[Word]:
+    """OCR words of a phrase: letters as wide as digits, a space of 8 between words."""
+    words: list[Word] = []
+    for part in text.split():
+        words.append(ocr_word(part, x0, y))
+        x0 = words[-1].x1 + 8
+    return words
+
+
+def test_captions_wrapped_to_their_cells_width_part_where_the_next_ones_start() -> None:
+    # "сальдо к-т на" fills its cell and ends as close to "обороты д-т" in the next cell as
+    # the words of one phrase; the next line's "за период" starts where "обороты" does.
+    words = [
+        *_phrase("Счет", 60, 10),
+        *_phrase("сальдо к-т на", 305, 10),
+        *_phrase("обороты д-т", 480, 10),
+        *_phrase("обороты к-т", 690, 10),
+        *_phrase("начало", 305, 40),
+        *_phrase("за период", 480, 40),
+        *_phrase("за период", 690, 40),
+    ]
+    body = [("01", "1200,00", "350,50", "10,00"), ("02", "700,00", "850,50", "20,00"),
+            ("03", "610,00", "120,00", "30,00")]  # fmt: skip
+    for k, (code, *amounts) in enumerate(body):
+        y = 80.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for right, text in zip((470, 680, 890), amounts, strict=True):
+            words.append(ocr_word(text, right - len(text) * DIGIT, y))
+    rows = grid_of(words)
+    assert rows[0] == ["Счет", "сальдо к-т на", "обороты д-т", "обороты к-т"]
+    assert rows[2:] == [list(row) for row in body]
+
+
+def test_dashes_set_left_over_a_box_of_captions_keep_the_box_columns() -> None:
+    # Only the header is boxed; its rules part the level from the account. Below it a zero
+    # is a dash set left in its cell and amounts are set right: the empty band between them
+    # is no column, so the body shows no more columns than the box, and the box's rules
+    # cut the rows (the level "0" printed as close to the account as a space).
+    body = [("0", "01", "1 200,00", "—"), ("1", "01.1", "—", "350,50"),
+            ("0", "02", "700,00", "—"), ("1", "02.1", "—", "850,50"),
+            ("0", "03", "610,00", "—"), ("1", "03.1", "—", "120,00"),
+            ("0", "04", "—", "—")]  # fmt: skip
+    words = [ocr_word(t, x, 10) for t, x in (("Счет", 90), ("Дебет", 300), ("Кредит", 560))]
+    for k, (level, code, *amounts) in enumerate(body):
+        y = 50.0 + 40 * k
+        words += [ocr_word(level, 66, y), ocr_word(code, 90, y)]
+        for left, text in zip((300, 560), amounts, strict=True):
+            x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
+            words.append(ocr_word(text, x, y))
+    rules = [Rule("h", y, 60, 760) for y in (5.0, 35.0)] + [
+        Rule("v", x, 5.0, 35.0) for x in (60, 84, 295, 555, 760)
+    ]
+    rows = grid_of(words, rules)
+    assert [row[1:] for row in rows[1:]] == [
+        [level, code, amount.replace(" ", ""), other] for level, code, amount, other in body
+    ]
+
+
+def test_a_row_number_read_into_its_account_is_cut_at_the_rule_whatever_the_level_reads() -> None:
+    # A box around the captions only; below it each row's level, its number set right
+    # against the rule at 130 and its account set left after it, which OCR reads as one
+    # word, the box of the account's first digit starting left of the rule. The level "1"
+    # is read as "не" and a level 0 as the letter "О": still the number and the account
+    # are cut at the rule, into their own columns.
+    def row(level: str, number: str, code: str, y: float) -> list[Word]:
+        right = [(130 - (len(number) - k) * DIGIT, 130 - (len(number) - k) * DIGIT + 12)
+                 for k in range(len(number))]  # fmt: skip
+        chars = (*right, *((124 + k * DIGIT, 140 + k * DIGIT) for k in range(len(code))))
+        glued = Word(number + code, chars[0][0], y, chars[-1][1], y + HEIGHT, 90.0, chars=chars)
+        return [ocr_word(level, 64, y), glued, ocr_word("Товары", 180, y)]
+
+    body = [("0", "1", "01", "1200,00"), ("не", "2", "02", "350,50"),
+            ("О", "11", "41", "700,00"), ("1", "12", "42", "850,50")]  # fmt: skip
+    words = [ocr_word(t, x, 10) for t, x in (("№", 100), ("Счет", 134), ("Сумма", 400))]
+    for k, (level, number, code, amount) in enumerate(body):
+        y = 50.0 + 40 * k
+        words += [*row(level, number, code, y), ocr_word(amount, 540 - len(amount) * DIGIT, y)]
+    rules = [Rule("h", y, 60, 560) for y in (5.0, 35.0)] + [
+        Rule("v", x, 5.0, 35.0) for x in (60, 96, 130, 300, 560)
+    ]
+    rows = grid_of(words, rules)
+    assert [row[1:] for row in rows[1:]] == [
+        [level, number, f"{code} Товары", amount] for level, number, code, amount in body
+    ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import re
 import statistics
 from collections.abc import Sequence
@@ -46,6 +47,8 @@ _ACCOUNT_CODE = re.compile(r"^\d{2,3}(?:\.\d{1,3}){0,3}$")
 # An amount rather than a code or a column number: decimals, or four digits and more.
 _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
+# One number as a cell holds it, its thousands apart or not.
+_ONE_NUMBER = re.compile(r"[-−(]?\d+(?: \d{3})*(?:[.,]\d+)?\)?")
 _AMOUNT_FIRST = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?(?!\d)")
 # Two cells are set at least this far apart (in text heights): the gaps between the letters
 # or digits of one word are narrower.
@@ -259,7 +262,7 @@ def column_gaps(
             split.append((edge, x0))
             edge = x1
         split.append((edge, b))
-    return _without_stray_columns(split, body, captions, slack)
+    return _dashes_with_their_amounts(_without_stray_columns(split, body, captions, slack), body)
 
 
 def _glued_cells(
@@ -330,6 +333,37 @@ def _without_stray_columns(
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
+    return out
+
+
+def _dashes_with_their_amounts(
+    gaps: list[tuple[float, float]], body: Sequence[Line]
+) -> list[tuple[float, float]]:
+    """A zero typed as a dash is text, set left in its cell, whose amounts are set right: the
+    band between them is empty on every line. A column of dashes alone is one with the
+    columns right of it as long as no line has two values (a dash or an amount) in them."""
+    out = list(gaps)
+    # Rows of values only: a caption over two columns spans the band.
+    rows = [
+        line
+        for line in body
+        if any(ends_in_amount(p.text) or is_dash(p.text) for p in line.phrases)
+    ]
+    k = 0
+    while k + 1 < len(out):
+        left, right = out[k][1], out[k + 1][0]
+        inside = [p for line in rows for p in line.phrases if left <= p.x0 and p.x1 <= right]
+        if inside and all(is_dash(p.text) for p in inside):
+            while k + 1 < len(out):
+                end = out[k + 2][0] if k + 2 < len(out) else math.inf
+                cells = (
+                    " ".join(p.text for p in line.phrases if left <= p.x0 and p.x1 <= end)
+                    for line in rows
+                )
+                if not all(is_dash(cell) or _ONE_NUMBER.fullmatch(cell) for cell in cells):
+                    break
+                del out[k + 1]
+        k += 1
     return out
 
 
@@ -496,16 +530,18 @@ def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
     if len(chars) != len(word.text) or len(chars) < 2 or not xs:
         return [word]
     middles = [(x0 + x1) / 2 for x0, x1 in chars]
-    cuts = [i for i in range(1, len(chars)) if any(middles[i - 1] < x < middles[i] for x in xs)]
+    cuts = {i: x for i in range(1, len(chars)) for x in xs if middles[i - 1] < x < middles[i]}
     parts: list[Word] = []
     for start, end in itertools.pairwise([0, *cuts, len(chars)]):
         text = word.text[start:end]
         if text.strip():
             piece = chars[start:end]
-            # Each piece is a run of its own: cut apart, the pieces are never one phrase.
-            parts.append(
-                replace(word, text=text, x0=piece[0][0], x1=piece[-1][1], chars=piece, run=~start)
-            )
+            # Each piece is a run of its own: cut apart, the pieces are never one phrase. A
+            # piece stands on its side of the cut, however far OCR's boxes of the characters
+            # beside it run over it.
+            x0 = max(piece[0][0], cuts.get(start, -math.inf))
+            x1 = min(piece[-1][1], cuts.get(end, math.inf))
+            parts.append(replace(word, text=text, x0=x0, x1=x1, chars=piece, run=~start))
     return parts if len(parts) > 1 else [word]
 
 
@@ -649,12 +685,25 @@ def _line_rows(
     set_right = {a for a, _ in gaps if any(abs(a - x) <= near for x in ends)}
     # Where each column's values start (a gap's far side).
     edges = [b for _, b in gaps]
+    # Where a caption set left in its cell starts, inside the gap before the column's values
+    # (set right, they start further on).
+    captions = [
+        p.x0
+        for line in lines
+        for p in line.phrases[1:]
+        if not is_numeric(p.text) and any(a + near < p.x0 <= b for a, b in gaps)
+    ]
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
         ocr = line.words[0].confidence is not None
-        lead = _leading_numbers(line.words)
+        # A first word in a column of its own is its cell whatever OCR read in it (a level
+        # "1" read as "не"): the numbers after it may still be read as one word.
+        alone = len(line.words) > 1 and any(
+            line.words[0].x1 <= bound <= line.words[1].x0 for bound in bounds
+        )
+        lead = alone + _leading_numbers(line.words[alone:])
         if ocr and bounds and 0 < lead < len(line.words):
             phrases = _cut_leading(phrases, line.words[:lead], bounds)
             # A title's line too: the outline level printed before it ("0 ООО «Альфа»") is
@@ -662,8 +711,11 @@ def _line_rows(
             phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
         if len(phrases) >= 3 and bounds and ocr:
             # Where values start is a cell's edge on a row of amounts; a caption of a group
-            # may have a word start there.
-            starts_at = edges if any(ends_in_amount(p.text) for p in phrases) else []
+            # may have a word start there. On a caption's line, a word starts a cell where
+            # another line's caption starts in the same gap: captions wrapped to their cells'
+            # width end as close to the next one as the words of one.
+            amounts = any(ends_in_amount(p.text) for p in phrases)
+            starts_at = edges if amounts else captions
             phrases = [
                 part for p in phrases for part in _split_at_bounds(p, bounds, starts_at, near)
             ]
