@@ -373,3 +373,18 @@ def test_a_name_caption_wrapped_into_the_band_of_the_group_captions_names_the_co
     header = find_osv_header(rows)
     assert header is not None
     assert (header.label_col, header.name_col) == (0, 1)
+
+
+def test_a_bic_column_whose_caption_went_unread_is_found_by_its_codes() -> None:
+    # "БИК" read as "BUK"; the codes themselves read with Cyrillic look-alikes or a mark.
+    rows = [
+        ["Дата", "Сумма", "УНП", "IBAN", "BUK", "Назначение платежа"],
+        ["03.03.2025", "-100,00", "190000001", "BY40ALFA30121619100800197800", "ALFABY2X", "Оплата"],
+        ["04.03.2025", "50,00", "190000002", "BY53AKBB30127208797920197800", "АКВВВУ2Х", "Оплата"],
+        ["05.03.2025", "70,00", "190000003", "BY67PJCB30125122562100197800", "Р)СВВУ2Х", "Оплата"],
+        ["06.03.2025", "80,00", "190000004", "BY53BPSB30125007903790197800", "BPSB BY2X", "Оплата"],
+    ]  # fmt: skip
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["bic"] == 4
+    assert header.columns["account"] == 3

@@ -53,3 +53,9 @@ def test_letters_set_as_close_as_a_words_stay_one_word() -> None:
 def test_boxes_apart_where_the_page_prints_the_letters_close_stay_one_word() -> None:
     word, page = _printed("поставщикамии", {12: 12}, ink_between=True)
     assert with_lost_spaces([word], page) == [word]
+
+
+def test_a_preposition_read_into_an_abbreviation_no_word_starts_with_is_parted_anyway() -> None:
+    # "в т.ч." printed with a space narrower than OCR and the page could tell.
+    word, page = _printed("вт.ч.", {1: 2})
+    assert [w.text for w in with_lost_spaces([word], page)] == ["в", "т.ч."]

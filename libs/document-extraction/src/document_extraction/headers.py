@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from document_extraction.accounts import is_plain_code
 from document_extraction.captions import (
@@ -32,7 +33,12 @@ from document_extraction.checks import row_balances
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import readable_account
-from document_extraction.lookalikes import LEGAL_FORMS, Vocabulary, legal_form_spelled
+from document_extraction.lookalikes import (
+    LEGAL_FORMS,
+    Vocabulary,
+    latin_spelling,
+    legal_form_spelled,
+)
 from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.readings import direction_of
 from document_extraction.text import as_text, is_counter, is_empty
@@ -865,21 +871,34 @@ def _number_beside_amounts(
 # A counterparty as a statement names it: a legal form before a quoted name, or "ИП"
 # before a person's name.
 _NAMED = re.compile(rf"^(?:{'|'.join(sorted(LEGAL_FORMS))})\s*«|^ИП\s+\w")
+# A SWIFT BIC: bank, country, location and an optional branch, in Latin capitals and digits.
+_SWIFT_BIC = re.compile(r"[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?")
 
 
-def _names_column(lines: Sequence[Sequence[CellValue]], taken: set[int | None]) -> int | None:
-    """The first column not ``taken`` where most operations name an organisation or a
-    person: the counterparty's, whatever OCR made of its caption ("ПолучателыПлательщик")."""
+def _names_a_party(text: str) -> bool:
+    return bool(_NAMED.match(legal_form_spelled(text)))
+
+
+def _is_swift_bic(text: str) -> bool:
+    return bool(_SWIFT_BIC.fullmatch(latin_spelling(text.replace(" ", ""))))
+
+
+# The body says what a column holds when OCR misread its caption ("ПолучателыПлательщик",
+# "BUK" for "БИК").
+_BY_BODY: Final = (("name", _names_a_party), ("bic", _is_swift_bic))
+
+
+def _column_by_body(
+    lines: Sequence[Sequence[CellValue]], taken: set[int | None], holds: Callable[[str], bool]
+) -> int | None:
+    """The first column not ``taken`` whose cells, on most operations, hold what ``holds``
+    tells: an organisation's or a person's name, a bank's BIC."""
     width = max((len(row) for row in lines), default=0)
     for index in range(width):
         if index in taken:
             continue
-        named = sum(
-            bool(_NAMED.match(legal_form_spelled(as_text(row[index]) or "")))
-            for row in lines
-            if index < len(row)
-        )
-        if len(lines) >= 2 and named >= FLAG_SHARE * len(lines):
+        held = sum(holds(as_text(row[index]) or "") for row in lines if index < len(row))
+        if len(lines) >= 2 and held >= FLAG_SHARE * len(lines):
             return index
     return None
 
@@ -953,10 +972,10 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             chosen = _number_beside_amounts(lines, chosen, by_index, roles)
             if direction is None:
                 direction = _flag_column(lines, {*chosen.values(), *extra.values()})
-        if "name" not in chosen:
+        for role, holds in _BY_BODY:
             taken = {*chosen.values(), *extra.values(), direction}
-            if (named := _names_column(lines, taken)) is not None:
-                chosen["name"] = named
+            if role not in chosen and (found := _column_by_body(lines, taken, holds)) is not None:
+                chosen[role] = found
         date_candidates = tuple(c.index for c in columns_of["date"])
         misread = _misread(columns, [*chosen.values(), *extra.values(), direction])
         return StatementHeader(

@@ -22,6 +22,9 @@ from scan_gateway.words import Word, letter_height
 ONE_LETTER_WORDS: Final = frozenset("ивску")
 # A blank this wide (in letter heights) is a space; letters of a word stand closer.
 SPACE: Final = 0.4
+# Words that a one-letter word starts when OCR reads no space after it, which no word of
+# the language starts ("вт.ч." is "в т.ч."): the text decides, whatever the page shows.
+NO_WORD_STARTS: Final = ("вт.ч",)
 # A box wider than this (in letter heights) holds more than one such letter: OCR's boxes
 # went astray.
 WIDEST: Final = 0.8
@@ -40,6 +43,8 @@ def _parted(word: Word, image: np.ndarray, letter: float) -> list[Word]:
     text, chars = word.text, word.chars
     if len(text) < 3 or len(chars) != len(text):
         return [word]
+    if text.startswith(NO_WORD_STARTS):
+        return [_piece(word, 0, 1), _piece(word, 1, len(text))]
     narrow = [b - a <= WIDEST * letter for a, b in chars]
     if (
         text[-1] in ONE_LETTER_WORDS
