@@ -68,11 +68,12 @@ def test_dates_with_dashes_and_month_names() -> None:
         ("за 1 квартал 2О25 г.", D(2025, 1, 1), D(2025, 3, 31)),
         ("за 2024 r.", D(2024, 1, 1), D(2024, 12, 31)),
         ("Пернод: Июль 2024 г. - Сснтябрь 2025 г.", D(2024, 7, 1), D(2025, 9, 30)),
-        # A space after a date's dot, or a separator read as a colon, a comma or a space.
+        # A space beside a date's dot, or a separator read as a colon, a comma or a space.
         ("с 01. 07.2024 по 30.09.2024", D(2024, 7, 1), D(2024, 9, 30)),
         ("Период 01:12.2025-31.12.2025", D(2025, 12, 1), D(2025, 12, 31)),
         ("Период 01,04.2025-30.04.2025", D(2025, 4, 1), D(2025, 4, 30)),
         ("Период 01.10.2024-31 10.2024", D(2024, 10, 1), D(2024, 10, 31)),
+        ("Период: 01.02 .2024 - 29.02.2024", D(2024, 2, 1), D(2024, 2, 29)),  # a space before
     ],
 )
 def test_periods_misread_by_ocr(text: str, start: D, end: D) -> None:

@@ -710,3 +710,14 @@ def test_a_row_number_read_into_its_account_is_cut_at_the_rule_whatever_the_leve
     assert [row[1:] for row in rows[1:]] == [
         [level, number, f"{code} Товары", amount] for level, number, code, amount in body
     ]
+
+
+def test_a_captions_word_alone_on_its_line_is_never_cut_at_a_boundary() -> None:
+    # A wrapped caption's second line ("документа") starts a little left of its column's
+    # values and runs over the boundary there: it is a word, not a level and a number.
+    words = [ocr_word("документа", 80, 10), ocr_word("Сумма", 400, 10)]
+    rows = _line_rows(lines_of(words, HEIGHT, OCR_PHRASE_GAP), [95.0, 300.0], HEIGHT, fold=False)
+    assert [[w.text for w in row[k]] for row in rows for k in sorted(row)] == [
+        ["документа"],
+        ["Сумма"],
+    ]

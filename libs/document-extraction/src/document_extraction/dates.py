@@ -42,7 +42,7 @@ _MONTH_NAMES = Vocabulary(
         )
     }
 )  # fmt: skip
-_NUMERIC_DATE = re.compile(r"(\d{1,2})[./]\s?(\d{1,2})[./]\s?(\d{4}|\d{2})(?!\d)")
+_NUMERIC_DATE = re.compile(r"(\d{1,2})\s?[./]\s?(\d{1,2})\s?[./]\s?(\d{4}|\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # A period's date with a separator OCR misread ("01:12.2025", "01,04.2025", "31 10.2024"):
 # two digits, two digits and a year leave no other reading.

@@ -698,14 +698,17 @@ def _line_rows(
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
         ocr = line.words[0].confidence is not None
+        lead = _leading_numbers(line.words)
         # A first word in a column of its own is its cell whatever OCR read in it (a level
         # "1" read as "не"): the numbers after it may still be read as one word.
-        alone = len(line.words) > 1 and any(
-            line.words[0].x1 <= bound <= line.words[1].x0 for bound in bounds
+        first = int(
+            lead == 0
+            and len(line.words) > 1
+            and any(line.words[0].x1 <= bound <= line.words[1].x0 for bound in bounds)
         )
-        lead = alone + _leading_numbers(line.words[alone:])
-        if ocr and bounds and 0 < lead < len(line.words):
-            phrases = _cut_leading(phrases, line.words[:lead], bounds)
+        lead = lead or first + _leading_numbers(line.words[first:])
+        if ocr and bounds and first < lead < len(line.words):
+            phrases = _cut_leading(phrases, line.words[first:lead], bounds)
             # A title's line too: the outline level printed before it ("0 ООО «Альфа»") is
             # the level column's, where a column boundary parts them.
             phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
