@@ -721,3 +721,36 @@ def test_a_captions_word_alone_on_its_line_is_never_cut_at_a_boundary() -> None:
         ["документа"],
         ["Сумма"],
     ]
+
+
+def _zeros_as_dashes(body: list[tuple[str, ...]], captions: list[tuple[str, int]]) -> list[Word]:
+    """Captions at their x, then rows of a code and cells 260 apart from x 300: a dash set
+    left in its cell, an amount set right."""
+    words = [ocr_word(text, x, 10) for text, x in captions]
+    for k, (code, *cells) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for left, text in zip(range(300, 2000, 260), cells, strict=False):
+            x = left if not text[0].isdigit() else left + 200 - len(text) * DIGIT
+            words.append(ocr_word(text, x, y))
+    return words
+
+
+def test_two_dashes_on_a_line_are_two_cells_zeros() -> None:
+    # Debit and credit both nothing on some lines, both amounts on the others: the band
+    # between the debit's dash and its amounts is no column, and the credit's dash is
+    # no part of the debit.
+    body = [("01", "—", "—", "10,00"), ("02", "—", "—", "20,00"),
+            ("03", "350,50", "70,00", "30,00"), ("04", "—", "—", "40,00"),
+            ("05", "1 200,00", "80,00", "50,00")]  # fmt: skip
+    rows = grid_of(_zeros_as_dashes(body, []))
+    assert rows == [[cell.replace(" ", "") for cell in row] for row in body]
+
+
+def test_a_caption_set_left_after_a_column_of_dashes_keeps_its_column() -> None:
+    # The credit's zero is a dash set left, the debit turnover beside it always an amount
+    # under a caption set left: where that caption starts a cell begins.
+    body = [("01", "—", "1200,00"), ("02", "350,50", "80,00"), ("03", "—", "700,00"),
+            ("04", "850,50", "90,00"), ("05", "—", "610,00")]  # fmt: skip
+    rows = grid_of(_zeros_as_dashes(body, [("Счет", 60), ("Кт", 300), ("Дт", 560)]))
+    assert rows == [["Счет", "Кт", "Дт"], *(list(row) for row in body)]

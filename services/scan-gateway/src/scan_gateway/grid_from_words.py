@@ -262,7 +262,10 @@ def column_gaps(
             split.append((edge, x0))
             edge = x1
         split.append((edge, b))
-    return _dashes_with_their_amounts(_without_stray_columns(split, body, captions, slack), body)
+    kept = _without_stray_columns(split, body, captions, slack)
+    # Where the phrases of lines without values start: captions' left edges.
+    heads = [p.x0 for line in lines if not _has_values(line) for p in line.phrases[1:]]
+    return _dashes_with_their_amounts(kept, body, heads, slack)
 
 
 def _glued_cells(
@@ -337,18 +340,16 @@ def _without_stray_columns(
 
 
 def _dashes_with_their_amounts(
-    gaps: list[tuple[float, float]], body: Sequence[Line]
+    gaps: list[tuple[float, float]], body: Sequence[Line], captions: Sequence[float], slack: float
 ) -> list[tuple[float, float]]:
     """A zero typed as a dash is text, set left in its cell, whose amounts are set right: the
     band between them is empty on every line. A column of dashes alone is one with the
-    columns right of it as long as no line has two values (a dash or an amount) in them."""
+    columns right of it as long as no line has two values (a dash or an amount) in them,
+    and up to a gap where a caption starts (``captions``: their left edges), which is a
+    cell's edge."""
     out = list(gaps)
     # Rows of values only: a caption over two columns spans the band.
-    rows = [
-        line
-        for line in body
-        if any(ends_in_amount(p.text) or is_dash(p.text) for p in line.phrases)
-    ]
+    rows = [line for line in body if _has_values(line)]
     k = 0
     while k + 1 < len(out):
         left, right = out[k][1], out[k + 1][0]
@@ -357,14 +358,27 @@ def _dashes_with_their_amounts(
             while k + 1 < len(out):
                 end = out[k + 2][0] if k + 2 < len(out) else math.inf
                 cells = (
-                    " ".join(p.text for p in line.phrases if left <= p.x0 and p.x1 <= end)
-                    for line in rows
+                    [p.text for p in line.phrases if left <= p.x0 and p.x1 <= end] for line in rows
                 )
-                if not all(is_dash(cell) or _ONE_NUMBER.fullmatch(cell) for cell in cells):
+                after = out[k + 1][1]
+                captioned = any(abs(x0 - after) <= slack for x0 in captions)
+                if captioned or not all(_one_value(cell) for cell in cells):
                     break
                 del out[k + 1]
         k += 1
     return out
+
+
+def _has_values(line: Line) -> bool:
+    return any(ends_in_amount(p.text) or is_dash(p.text) for p in line.phrases)
+
+
+def _one_value(texts: Sequence[str]) -> bool:
+    """Phrases that are one cell's value at most: nothing, a dash, or one number whose
+    thousands OCR set apart (two dashes are two cells' zeros)."""
+    if len(texts) == 1 and is_dash(texts[0]):
+        return True
+    return not texts or bool(_ONE_NUMBER.fullmatch(" ".join(texts)))
 
 
 def _codes_before_amounts(body: Sequence[Line], left: float, right: float) -> bool:
