@@ -871,7 +871,9 @@ def _number_beside_amounts(
 # A counterparty as a statement names it: a legal form before a quoted name, or "ИП"
 # before a person's name.
 _NAMED = re.compile(rf"^(?:{'|'.join(sorted(LEGAL_FORMS))})\s*«|^ИП\s+\w")
-# A SWIFT BIC: bank, country, location and an optional branch, in Latin capitals and digits.
+# A SWIFT BIC: bank, country, location and an optional branch, in Latin capitals and digits
+# (not ``identifiers.normalize_bic``, which takes a Russian БИК of nine digits too, as an
+# УНП column holds them).
 _SWIFT_BIC = re.compile(r"[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?")
 
 

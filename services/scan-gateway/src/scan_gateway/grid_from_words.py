@@ -712,15 +712,13 @@ def _line_rows(
         texts: list[tuple[int, str]] = []
         phrases = line.phrases
         ocr = line.words[0].confidence is not None
-        lead = _leading_numbers(line.words)
-        # A first word in a column of its own is its cell whatever OCR read in it (a level
-        # "1" read as "не"): the numbers after it may still be read as one word.
-        first = int(
-            lead == 0
-            and len(line.words) > 1
-            and any(line.words[0].x1 <= bound <= line.words[1].x0 for bound in bounds)
-        )
-        lead = lead or first + _leading_numbers(line.words[first:])
+        lead, first = _leading_numbers(line.words), 0
+        if not lead and len(line.words) > 1:
+            # A first word in a column of its own is its cell whatever OCR read in it (a
+            # level "1" read as "не"): the numbers after it may still be read as one word.
+            words = line.words
+            first = int(any(words[0].x1 <= bound <= words[1].x0 for bound in bounds))
+            lead = first + _leading_numbers(words[first:]) if first else 0
         if ocr and bounds and first < lead < len(line.words):
             phrases = _cut_leading(phrases, line.words[first:lead], bounds)
             # A title's line too: the outline level printed before it ("0 ООО «Альфа»") is
