@@ -83,6 +83,9 @@ def test_column_number_rows() -> None:
     assert is_column_number_row(["1", "2", "3", "4", "5", "6", "Я", "8", "9", "10", "3", "Ну"])
     assert not is_column_number_row(["1", "2", "Я"])
     assert not is_column_number_row(["1", "Кол-во", "3", "4", "5", "6", "7"])
+    # A scan read two narrow columns' numbers as one cell: each is its column's.
+    assert is_column_number_row(["1", "2", "3 4", "5"])
+    assert not is_column_number_row(["1", "2", "3 Сумма", "5"])
 
 
 def test_a_header_repeated_with_its_captions_wrapped_otherwise_is_known_again() -> None:

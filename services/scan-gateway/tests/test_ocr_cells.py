@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
     _line_rows,
@@ -86,6 +88,34 @@ def test_a_level_a_row_number_and_an_account_read_as_one_word_are_three_cells() 
         ["2", "01.01", "Здания"],
         ["3", "08", "Вложения"],
         ["4", "08.1", "Прочие"],
+    ]
+
+
+def test_a_row_number_read_into_its_account_and_name_opens_its_column_under_a_glued_caption() -> (
+    None
+):
+    # OCR read the level and «№» as one word ("0№"), so the number column has no caption of
+    # its own, and each row's number into its account and the name after it ("126 Затраты"):
+    # no phrase lies in the number column, yet the gap its characters leave is a column's.
+    words = [Word("0№", 40, 60, 112, 80, 90.0, chars=((40, 52), (96, 112)))]
+    words += [ocr_word(t, x, 60) for t, x in (("Счет", 130), ("Дебет", 560), ("Кредит", 760))]
+    body = [("126", "Затраты", "100,00", "1,00"), ("260", "Расчеты", "3,00", "20,00"),
+            ("360.1", "Поставщики", "7,50", "5,00"), ("460.1.1", "Прочие", "1,00", "2,00")]  # fmt: skip
+    for k, (label, name, debit, credit) in enumerate(body):
+        y = 100 + 40 * k
+        chars = (
+            (100.0, 112.0),
+            *((130 + j * DIGIT, 142 + j * DIGIT) for j in range(len(label) - 1)),
+        )
+        words.append(ocr_word(str(k % 2), 40, y))
+        words.append(Word(label, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
+        words.append(ocr_word(name, chars[-1][1] + 12, y))
+        words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
+        words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
+    rows = grid_of(words)
+    assert rows[0][1:3] == ["№", "Счет"]
+    assert [row[1:3] for row in rows[1:]] == [
+        [str(k + 1), f"{label[1:]} {name}"] for k, (label, name, _, _) in enumerate(body)
     ]
 
 
@@ -411,11 +441,15 @@ def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_
     assert rows[1:] == [list(row) for row in body]
 
 
-def test_dashes_for_nothing_join_their_amounts_under_a_group_caption_over_both() -> None:
+@pytest.mark.parametrize("misread", ["—", "="])
+def test_dashes_for_nothing_join_their_amounts_under_a_group_caption_over_both(
+    misread: str,
+) -> None:
     # "На 01.01.2024" over debit and credit: its words fall on a debit's dash (set left) and
-    # on its amounts (set right), and the line still is no row of values.
-    body = [("01", "1200,0", "—"), ("02", "—", "350,5"), ("03", "700,0", "—"),
-            ("04", "—", "850,5"), ("05", "610,0", "—"), ("06", "—", "120,0")]  # fmt: skip
+    # on its amounts (set right), and the line still is no row of values. OCR may read a
+    # dash as "=": still a dash.
+    body = [("01", "1200,00", "—"), ("02", "—", "350,50"), ("03", "700,00", misread),
+            ("04", "—", "850,50"), ("05", "610,00", "—"), ("06", "—", "120,00")]  # fmt: skip
     above = [ocr_word("На", 300, 10), ocr_word("01.01.2024", 360, 10)]
     rows = grid_of(above + _debit_credit(body, top=50.0))
     assert rows[-len(body) :] == [list(row) for row in body]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scan_gateway.words import Word
-from scan_gateway.wrapped_cells import Alignment, TableLine, fold_wrapped
+from scan_gateway.wrapped_cells import Alignment, TableLine, ends_in_amount, fold_wrapped
 
 PITCH = 10.0  # lines of one cell
 ROW_GAP = 4.0  # extra space between rows
@@ -232,3 +232,22 @@ def test_captions_over_columns_of_dashes_are_no_line_of_the_first_row() -> None:
         {0: "Расчеты с поставщиками и подрядчиками", 1: "—", 4: "7,00"},
         {0: "Товары", 2: "5,00", 3: "—"},
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("1 200,50", True),
+        ("(350.00)", True),
+        ("651740,4", True),  # in thousands: one decimal
+        ("651740.4", True),
+        ("60.1", False),  # an account's code
+        ("10.1", False),
+        ("08.1.1", False),
+        ("2025", False),
+    ],
+)
+def test_an_amount_ends_in_its_decimals_and_an_accounts_code_never_does(
+    text: str, amount: bool
+) -> None:
+    assert ends_in_amount(text) is amount

@@ -251,12 +251,13 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
     """The row of column numbers some exports print under the captions: 1 2 3 … n."""
     texts: list[str] = []
     for cell in row[:MAX_COLUMNS]:
-        # Digits need no normalising: a text cell is looked at as it is.
-        text = cell.strip() if isinstance(cell, str) else caption_text(cell)
-        if len(text) > 3:
-            return False
-        if text:
-            texts.append(text)
+        # Digits need no normalising: a text cell is looked at as it is. A scan may read two
+        # narrow columns' numbers as one cell ("3 4"): each stands for its column.
+        text = cell if isinstance(cell, str) else caption_text(cell)
+        for token in text.split():
+            if len(token) > 3:
+                return False
+            texts.append(token)
     # An outline-level column left of the table may put its own number before the run.
     return _numbered(texts) or _numbered(texts[1:])
 

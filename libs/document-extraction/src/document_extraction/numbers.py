@@ -21,7 +21,8 @@ CENT = Decimal("0.01")
 _SPACES = str.maketrans("", "", " \u00a0\u202f\u2009\u2007\u2008\u200a'’")
 _MINUS = ("-", "\u2212", "\u2013", "\u2014")
 # A dash for "nothing", as a scan reads it: a dash, a few of them, "=", "_" or "~".
-_DASHES = re.compile(r"[-\u2212\u2013\u2014=_~]{1,3}")
+DASH_MARKS = "-\u2212\u2013\u2014=_~"
+_DASHES = re.compile(f"[{re.escape(DASH_MARKS)}]{{1,3}}")
 _PLAIN = re.compile(r"\d+(?:[.,]\d+)?")
 _GROUPED_COMMA = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _GROUPED_DOT = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")

@@ -321,11 +321,20 @@ def _without_stray_columns(
         amounts = any(
             left <= p.x0 < a and _AMOUNT_FIRST.match(p.text) for line in body for p in line.phrases
         )
-        numbers = not amounts and all(
-            is_numeric(p.text) and not ends_in_amount(p.text)
-            for line in lines
-            for p in line.phrases
-            if left <= p.x0 <= a
+        # A column no phrase of the body lies in, where the phrases that start in it start
+        # with a digit, was opened by the characters of a row's number read into its
+        # account: not by a few numbers.
+        starting = [p.text for line in body for p in line.phrases if left <= p.x0 < a]
+        glued = not lines and bool(starting) and all(t[:1].isdigit() for t in starting)
+        numbers = (
+            not glued
+            and not amounts
+            and all(
+                is_numeric(p.text) and not ends_in_amount(p.text)
+                for line in lines
+                for p in line.phrases
+                if left <= p.x0 <= a
+            )
         )
         captioned = any(out[-1][0] - slack <= x0 < a for x0, _ in captions)
         # Lines of quantities alone ("Кол." under each item) may be many.

@@ -17,9 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from document_extraction.numbers import DASH_MARKS
 from scan_gateway.words import Word
 
-_ENDS_IN_AMOUNT = re.compile(r"\d[.,]\d{2}\)?$")
+# Two decimals; or one, as amounts in thousands print ("651740,4"), after a comma or after
+# four digits before a point: never an account's code ("60.1", "10.1").
+_ENDS_IN_AMOUNT = re.compile(r"(?:\d[.,]\d{2}|\d,\d|\d{4}\.\d)\)?$")
 
 
 def ends_in_amount(text: str) -> bool:
@@ -32,7 +35,6 @@ _DATE = re.compile(rf"^{_DAY}$")
 _DATE_FIRST = re.compile(rf"^{_DAY}\b")
 _DATE_IN = re.compile(rf"\b{_DAY}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
-_DASHES = "-–—− "
 # An account's code before its name in one cell ("08.1.1 Приобретение ...").
 _CODE_LED = re.compile(r"^\d{2,3}(?:\.\d{1,3})*\s+\S")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
@@ -67,7 +69,7 @@ def is_numeric(text: str) -> bool:
 
 def is_dash(text: str) -> bool:
     """A zero printed as a dash (or nothing at all)."""
-    return not text.strip(_DASHES)
+    return not text.strip(DASH_MARKS + " ")
 
 
 @dataclass
