@@ -9,8 +9,10 @@ import pytest
 from document_extraction.captions import (
     DATE_WORD,
     HeaderRepeats,
+    caption_vocabulary,
     compose,
     is_column_number_row,
+    read_caption,
     words_of,
 )
 from document_extraction.text import norm
@@ -39,6 +41,16 @@ def test_turnover_sides_and_service_words() -> None:
     assert words_of(norm("Обороты за период")) == {"оборот", "период"}
     assert words_of(norm("Кол-во")) == {"количество"}
     assert DATE_WORD in words_of(norm("Сальдо на 01.01.2025"))
+
+
+@pytest.mark.parametrize("caption", ["О-Т", "4-Т", "а-т", "Л-Т", "О-ТВ ВАЛЮТЕ"])
+def test_a_debits_д_misread_in_its_short_form_is_found_again_as_a_guess(caption: str) -> None:
+    # A scan's "Д-Т" with its Д read as О, 4, а or Л: no caption says these otherwise.
+    found, guessed = read_caption(norm(caption), caption_vocabulary(["дебет", "кредит"]))
+    assert "дебет" in found
+    assert "кредит" not in found
+    assert guessed
+    assert "дебет" not in words_of(norm(caption))  # read exactly, it is no caption
 
 
 def test_merged_group_captions_are_carried_to_the_columns_below_them() -> None:

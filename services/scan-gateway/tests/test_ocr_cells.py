@@ -119,6 +119,45 @@ def test_a_row_number_read_into_its_account_and_name_opens_its_column_under_a_gl
     ]
 
 
+def test_a_level_read_into_the_account_after_it_leaves_the_account_its_column() -> None:
+    # The level "0" and the account set left just after it are read as one word ("002"),
+    # and «Счет» as one phrase with the level before it: the gap the characters leave,
+    # where the title lines' and the caption's words start, is the account column's edge.
+    words: list[Word] = []
+    for y, title in ((10, "Ведомость"), (40, "Организация")):
+        words += [ocr_word("0", 40, y), ocr_word(title, 60, y)]
+    captions = (("0", 40), ("Счет", 60), ("Наименование", 300), ("Дебет", 560), ("Кредит", 760))
+    words += [ocr_word(t, x, 80) for t, x in captions]
+    body = [("0", "02", "Амортизация", "100,00", "1,00"), ("0", "08", "Вложения", "3,00", "20,00"),
+            ("1", "08.1", "Приобретение", "7,50", "5,00"), ("0", "10", "Материалы", "1,00", "2,00")]  # fmt: skip
+    for k, (level, code, name, debit, credit) in enumerate(body):
+        y = 120 + 40 * k
+        chars = ((40.0, 52.0), *((60 + j * DIGIT, 72 + j * DIGIT) for j in range(len(code))))
+        words.append(Word(level + code, 40, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
+        words.append(ocr_word(name, 300, y))
+        words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
+        words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
+    rows = grid_of(words)
+    assert [row[:3] for row in rows[3:]] == [[lv, code, name] for lv, code, name, _, _ in body]
+
+
+def test_a_dates_last_digit_set_apart_where_title_words_start_stays_in_the_date() -> None:
+    # A scan leaves a gap before each date's last digit, just where words of the title
+    # lines start: a date is no row's number read into the next cell.
+    words = [ocr_word("Выписка", 40, 10), ocr_word("по", 168, 10), ocr_word("счету", 210, 10)]
+    words += [ocr_word("Остаток", 40, 40), ocr_word("на", 172, 40), ocr_word("17307,48", 214, 40)]
+    words += [ocr_word(t, x, 80) for t, x in (("Дата", 40), ("Сумма", 400), ("Назначение", 600))]
+    body = [("02.02.2025", "15850,36", "Оплата"), ("12.02.2025", "35219,21", "Аренда"),
+            ("16.02.2025", "6139,95", "Связь"), ("28.02.2025", "19,71", "Комиссия")]  # fmt: skip
+    for k, (date, amount, purpose) in enumerate(body):
+        y = 120 + 40 * k
+        chars = (*((40 + j * DIGIT, 52 + j * DIGIT) for j in range(9)), (170.0, 182.0))
+        words.append(Word(date, 40, y, 182, y + HEIGHT, 90.0, chars=chars))
+        words.append(ocr_word(amount, 500 - DIGIT * len(amount), y))
+        words.append(ocr_word(purpose, 600, y))
+    assert grid_of(words)[3:] == [list(row) for row in body]
+
+
 def test_thousands_that_line_up_from_row_to_row_stay_in_their_amount() -> None:
     # «140 863,30» and «46 974,80» as two OCR words each, the gap between the thousands and the
     # rest at the same x on every row; a «277,80» below starts right there. Only a caption
@@ -594,6 +633,23 @@ def test_numbers_set_left_over_amounts_set_right_caption_the_column_they_start_i
             words.append(ocr_word(text, right - len(text) * DIGIT + 2, y))
     rows = grid_of(words)
     assert rows == [["Счет", "Дебет", "10", "20"], *([*row] for row in body)]
+
+
+def test_a_side_caption_beside_correspondent_accounts_numbers_is_no_line_of_the_table() -> None:
+    # "кред." set left over amounts set right, on the header line that numbers the turnover's
+    # correspondent accounts ("51", "62"): the line is captions, so the caption's end, right
+    # of where the total's longer amount starts, opens no column between them.
+    words = [ocr_word("Счет", 60, 10), ocr_word("деб.", 300, 10), ocr_word("кред.", 560, 10)]
+    words += [ocr_word("51", 820, 10), ocr_word("62", 1020, 10)]
+    body = [(f"{k + 10}", "1500,00", "259537,40", "75,00", "300,00") for k in range(18)]
+    body.append(("Итого", "27000,00", "2443837,60", "1350,00", "5400,00"))
+    for k, (code, *amounts) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(code, 60, y))
+        for right, text in zip((500, 760, 1000, 1200), amounts, strict=True):
+            words.append(ocr_word(text, right - len(text) * DIGIT + 2, y))
+    rows = grid_of(words)
+    assert rows == [["Счет", "деб.", "кред.", "51", "62"], *([*row] for row in body)]
 
 
 def test_only_a_row_of_amounts_is_cut_where_the_next_columns_values_start() -> None:

@@ -152,6 +152,8 @@ _STOP = frozenset(
 )
 # "Д-т", "К/т"; OCR may run the next short word on ("Д-тза период").
 _SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|(?:за|на|по)\b)")
+# "Д-Т" as OCR misreads its Д: "О-Т", "4-Т", "а-Т", "Л-Т" (no caption says these otherwise).
+_DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -182,9 +184,12 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
     a misread found again through ``vocabulary`` (without one, words are read exactly)."""
     if not text:
         return frozenset(), False
+    guessed = False
+    if vocabulary is not None:
+        misread = _DEBIT_MISREAD.sub("дт ", text)
+        guessed, text = misread != text, misread
     text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
     found: set[str] = set()
-    guessed = False
     if _DATE_IN_TEXT.search(text):
         found.add(DATE_WORD)
         text = _DATE_IN_TEXT.sub(" ", text)

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from document_extraction import BBox
-from document_extraction.captions import is_column_number_row
+from document_extraction.captions import is_column_number_row, words_of
+from document_extraction.text import norm
 from scan_gateway.words import PageWords, Rule, Word
 from scan_gateway.wrapped_cells import (
     TableLine,
@@ -200,6 +201,7 @@ def column_gaps(
         if len(line.phrases) >= 3
         and any(is_numeric(p.text) for p in line.phrases[0 if k >= first_amounts else 1 :])
         and not _column_numbers(line)
+        and not (k < first_amounts and _sides_line(line))
     ]
     if not table:
         return []
@@ -321,11 +323,12 @@ def _without_stray_columns(
         amounts = any(
             left <= p.x0 < a and _AMOUNT_FIRST.match(p.text) for line in body for p in line.phrases
         )
-        # A column no phrase of the body lies in, where the phrases that start in it start
-        # with a digit, was opened by the characters of a row's number read into its
-        # account: not by a few numbers.
-        starting = [p.text for line in body for p in line.phrases if left <= p.x0 < a]
-        glued = not lines and bool(starting) and all(t[:1].isdigit() for t in starting)
+        # A column no phrase of the body lies in, where every phrase that reaches into it
+        # starts there with a number or has a row's level or number left of it, was opened
+        # by the characters of those read into the account ("002", "126 Затраты"): it is no
+        # column of a few numbers.
+        reaching = [p for line in body for p in line.phrases if p.x0 < a and left < p.x1]
+        glued = not lines and bool(reaching) and all(_number_before(p, left) for p in reaching)
         numbers = (
             not glued
             and not amounts
@@ -346,6 +349,17 @@ def _without_stray_columns(
         else:
             out.append((a, b))
     return out
+
+
+def _number_before(phrase: Phrase, x: float) -> bool:
+    """A phrase that starts with a digit, and has left of ``x`` nothing, or only a row's
+    level or number (a few digits; not a date's "02.02.202")."""
+    word = phrase.words[0]
+    spans = _char_spans(word)
+    if len(spans) != len(word.text):
+        return word.x0 >= x and word.text[:1].isdigit()
+    head = "".join(ch for ch, (x0, _) in zip(word.text, spans, strict=True) if x0 < x)
+    return word.text[:1].isdigit() and (not head or (head.isdigit() and len(head) <= 3))
 
 
 def _dashes_with_their_amounts(
@@ -453,6 +467,15 @@ def _uncovered(spans: Sequence[tuple[float, float]], allowed: int) -> list[tuple
 def _column_numbers(line: Line) -> bool:
     """The row of column numbers under a header (1 2 3 …): a header line, not the body's."""
     return is_column_number_row([p.text for p in line.phrases])
+
+
+_SIDES = (frozenset({"дебет"}), frozenset({"кредит"}))
+
+
+def _sides_line(line: Line) -> bool:
+    """A header line that names debit and credit over their columns: the correspondent
+    accounts' numbers beside them ("деб. 50 62 90") are captions, not a table's values."""
+    return any(words_of(norm(p.text)) in _SIDES for p in line.phrases)
 
 
 def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
