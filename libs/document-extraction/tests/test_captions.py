@@ -97,6 +97,7 @@ def test_column_number_rows() -> None:
     assert not is_column_number_row(["1", "Кол-во", "3", "4", "5", "6", "7"])
     # A scan read two narrow columns' numbers as one cell: each is its column's.
     assert is_column_number_row(["1", "2", "3 4", "5"])
+    assert is_column_number_row(["1", "2", "3", "4", "5", "6", "7", "8", "9", "1 0", "У", "12"])
     assert not is_column_number_row(["1", "2", "3 Сумма", "5"])
 
 

@@ -254,17 +254,16 @@ MISREAD_NUMBERS = 0.25
 
 def is_column_number_row(row: Sequence[CellValue]) -> bool:
     """The row of column numbers some exports print under the captions: 1 2 3 … n."""
-    texts: list[str] = []
-    for cell in row[:MAX_COLUMNS]:
-        # Digits need no normalising: a text cell is looked at as it is. A scan may read two
-        # narrow columns' numbers as one cell ("3 4"): each stands for its column.
-        text = cell if isinstance(cell, str) else caption_text(cell)
-        for token in text.split():
-            if len(token) > 3:
-                return False
-            texts.append(token)
+    # Digits need no normalising: a text cell is looked at as it is. A scan may read a
+    # cell with a space in it: one number's digits set apart ("1 0"), or two narrow
+    # columns' numbers as one cell ("3 4"); either reading may be the row's.
+    texts = [cell if isinstance(cell, str) else caption_text(cell) for cell in row[:MAX_COLUMNS]]
+    joined = ["".join(text.split()) for text in texts if text.strip()]
+    apart = [token for text in texts for token in text.split()]
+    if any(len(token) > 3 for token in apart):
+        return False
     # An outline-level column left of the table may put its own number before the run.
-    return _numbered(texts) or _numbered(texts[1:])
+    return any(_numbered(run) or _numbered(run[1:]) for run in (joined, apart))
 
 
 def _numbered(texts: Sequence[str]) -> bool:
