@@ -9,6 +9,7 @@ import pytest
 
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
+    _glued_cells,
     _line_rows,
     build_page_grid,
     lines_of,
@@ -156,6 +157,28 @@ def test_a_dates_last_digit_set_apart_where_title_words_start_stays_in_the_date(
         words.append(ocr_word(amount, 500 - DIGIT * len(amount), y))
         words.append(ocr_word(purpose, 600, y))
     assert grid_of(words)[3:] == [list(row) for row in body]
+
+
+def test_a_caption_that_starts_its_header_line_inside_the_table_marks_a_glued_cells_edge() -> None:
+    # Debits set left just after the document numbers set right, closer than a space: OCR
+    # reads each pair as one phrase. Where the characters leave a gap, "Сумма" starts on
+    # one header line and "Списание/Дебет", the first word of the next, under it.
+    header = [ocr_word("Дата", 40, 10), ocr_word("№", 300, 10), ocr_word("Сумма", 390, 10)]
+    header += [ocr_word("Списание/Дебет", 390, 40), ocr_word("Кредит", 600, 40)]
+    body: list[Word] = []
+    for k, (number, debit) in enumerate((("72947", "56512,89"), ("16701", "796,60"))):
+        y = 80 + 40 * k
+        body += [ocr_word("05.02.2025", 40, y), ocr_word(number, 317, y)]
+        body += [ocr_word(debit, 390, y)]
+    found = _glued_cells(
+        lines_of(body, HEIGHT, OCR_PHRASE_GAP),
+        lines_of(header, HEIGHT, OCR_PHRASE_GAP),
+        [],
+        allowed=0,
+        narrowest=5.0,
+        slack=16.0,
+    )
+    assert found == [(385.0, 390.0)]
 
 
 def test_thousands_that_line_up_from_row_to_row_stay_in_their_amount() -> None:

@@ -283,7 +283,15 @@ def _glued_cells(
     and the words of two header lines or more start right after it (a caption set left over
     its column, on its lines), one cell ends and the next begins."""
     chars = sorted(span for line in body for word in line.words for span in _char_spans(word))
-    starts = [w.x0 for line in header for w in line.words[1:] if not is_numeric(w.text)]
+    # A header line's first word counts where it starts inside the table: a caption under
+    # a group caption ("Списание/Дебет" under "Сумма"), not a title at the page's margin.
+    inside = min(p.x0 for line in body for p in line.phrases) + slack
+    starts = [
+        w.x0
+        for line in header
+        for k, w in enumerate(line.words)
+        if (k or w.x0 > inside) and not is_numeric(w.text)
+    ]
     found: list[tuple[float, float]] = []
     for a, b in _uncovered(chars, allowed):
         if b - a < narrowest or any(a < q and p < b for p, q in [*gaps, *found]):
