@@ -98,6 +98,9 @@ def test_column_number_rows() -> None:
     # A scan read two narrow columns' numbers as one cell: each is its column's.
     assert is_column_number_row(["1", "2", "3 4", "5"])
     assert is_column_number_row(["1", "2", "3", "4", "5", "6", "7", "8", "9", "1 0", "У", "12"])
+    # OCR lost "1" and "5" altogether; a level column before the run holds "0".
+    assert is_column_number_row([None, "0", None, "2", "3", "4", None, "6", "7", "8"])
+    assert not is_column_number_row([None, "0", None, "2", "3", "9", None, "6", "1", "8"])
     assert not is_column_number_row(["1", "2", "3 Сумма", "5"])
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -263,7 +264,10 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
     if any(len(token) > 3 for token in apart):
         return False
     # An outline-level column left of the table may put its own number before the run.
-    return any(_numbered(run) or _numbered(run[1:]) for run in (joined, apart))
+    runs = (joined, apart)
+    return any(_numbered(run) or _numbered(run[1:]) for run in runs) or _numbered_in_place(
+        ["".join(text.split()) for text in texts]
+    )
 
 
 def _numbered(texts: Sequence[str]) -> bool:
@@ -276,6 +280,18 @@ def _numbered(texts: Sequence[str]) -> bool:
     if fitting == len(texts) >= 3:
         return True
     return len(texts) >= 6 and fitting >= (1 - MISREAD_NUMBERS) * len(texts)
+
+
+def _numbered_in_place(texts: Sequence[str]) -> bool:
+    """A long run whose numbers are their cells' places and one offset, all but a few
+    misread: OCR may lose a number altogether ("2 3 4 _ 6 7 8"), the others stay over
+    their columns."""
+    present = [(k, text) for k, text in enumerate(texts) if text]
+    offsets = Counter(int(text) - k for k, text in present if text.isdigit())
+    if not offsets:
+        return False
+    fitting = offsets.most_common(1)[0][1]
+    return len(present) >= 6 and fitting >= (1 - MISREAD_NUMBERS) * len(present)
 
 
 @dataclass(frozen=True)
