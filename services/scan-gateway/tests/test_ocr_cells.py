@@ -181,6 +181,25 @@ def test_a_caption_that_starts_its_header_line_inside_the_table_marks_a_glued_ce
     assert found == [(385.0, 390.0)]
 
 
+def test_names_that_start_together_after_signed_sums_read_into_them_are_a_column() -> None:
+    # A statement's signed sums set right against the counterparty set left, closer than
+    # OCR's narrowest gap: each line reads "-46601,7 ООО «Сигма»" as one run. The names
+    # start together line after line: there a cell starts.
+    captions = (("Счет", 40), ("Сумма", 400), ("Контрагент", 520), ("УНП", 760))
+    words = [ocr_word(t, x, 10) for t, x in (*captions, ("Назначение", 960))]
+    body = [("-46601,7", "ООО", "«Сигма»", "Оплата"), ("48853,8", "ГП", "«Топгаз»", "Аренда"),
+            ("-11618,55", "ЧУП", "«Ресурс»", "Связь"), ("3298,69", "ООО", "«Альфа»", "Налог")]  # fmt: skip
+    for k, (amount, form, name, purpose) in enumerate(body):
+        y = 50 + 40 * k
+        words += [ocr_word("BY32ALFA3012", 40, y), ocr_word(amount, 518 - len(amount) * DIGIT, y)]
+        words += [ocr_word(form, 520, y), ocr_word(name, 530 + len(form) * DIGIT, y)]
+        words += [ocr_word(f"30691819{k}6", 760, y), ocr_word(purpose, 960, y)]
+    assert grid_of(words)[1:] == [
+        ["BY32ALFA3012", amount, f"{form} {name}", f"30691819{k}6", purpose]
+        for k, (amount, form, name, purpose) in enumerate(body)
+    ]
+
+
 def test_thousands_that_line_up_from_row_to_row_stay_in_their_amount() -> None:
     # «140 863,30» and «46 974,80» as two OCR words each, the gap between the thousands and the
     # rest at the same x on every row; a «277,80» below starts right there. Only a caption

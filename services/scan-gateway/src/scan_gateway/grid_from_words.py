@@ -209,7 +209,10 @@ def column_gaps(
     # next caption's, a wrapped name's and the indicator's), OCR reads a code set right and
     # the name set left beside it as one: runs are cut where a column of values set left
     # starts.
-    starts = _shared_starts(lines[first_amounts:], narrowest)
+    starts = [
+        *_shared_starts(lines[first_amounts:], narrowest),
+        *_names_after_amounts(lines, narrowest),
+    ]
     body = [
         Line(
             lines[k].words,
@@ -860,6 +863,26 @@ def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
         for (a0, a1, a_text), (b0, b1, b_text) in itertools.pairwise(spans)
         if b0 - a0 <= near and (near < abs(b1 - a1) or (a_text and b_text))
     ]
+
+
+_CURRENCIES = frozenset({"BYN", "BYR", "RUB", "RUR", "USD", "EUR", "KZT", "KGS", "CNY"})
+
+
+def _names_after_amounts(lines: Sequence[Line], near: float) -> list[float]:
+    """Where names that follow an amount in one run start together (within ``near``) on two
+    lines or more: amounts set right against the names set left beside them, closer than
+    a space ("-46601,7 ООО «Сигма»"). A name is capitalised, no currency's code, and runs
+    on past its first word."""
+    xs = sorted(
+        p.words[k].x0
+        for line in lines
+        for p in line.phrases
+        for k in range(1, len(p.words) - 1)
+        if ends_in_amount(p.words[k - 1].text)
+        and (p.words[k].text[:1].isupper() or p.words[k].text[:1] in '«"')
+        and p.words[k].text.upper() not in _CURRENCIES
+    )
+    return [b for a, b in itertools.pairwise(xs) if b - a <= near]
 
 
 def _shared_ends(lines: Sequence[Line], near: float) -> list[float]:
