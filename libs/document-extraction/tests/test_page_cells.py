@@ -105,6 +105,11 @@ def test_a_kt_with_its_hyphen_read_into_one_letter_is_a_credit_caption() -> None
     assert "кредит" in words_of(norm("ЮТ"))
 
 
+@pytest.mark.parametrize("misread", ["ННН", "WHH"])
+def test_an_inn_misread_is_a_tax_id_caption(misread: str) -> None:
+    assert words_of(norm(misread)) == {"инн"}
+
+
 def test_a_bold_ob_misread_is_a_turnover_caption() -> None:
     assert "оборот" in words_of(norm("КТ ОВ. ЗА ПЕРИОД"))
 

@@ -152,6 +152,24 @@ def test_a_header_printed_again_with_captions_read_otherwise_but_the_same_roles_
     assert [row[1] for row in assembled.grids[0].rows[-5:]] == ["01", "02", "03", "04", "05"]
 
 
+def test_a_statements_header_printed_again_with_two_of_nine_captions_misread_continues() -> None:
+    captions: list[str | None] = ["Дата", "Номер документа", "Тип операции", "Сумма",
+                                  "Контрагент", "ИНН", "IBAN", "Банк", "Детали"]  # fmt: skip
+    rows: list[list[str | None]] = [
+        [f"{day:02d}.05.2024", f"{day}", "Debit", "100,00", "ООО «Альфа»", "1858396833",
+         "BY16BAPB30129679633190164300", "ОАО «Приорбанк»", "Оплата"]
+        for day in range(1, 6)
+    ]  # fmt: skip
+    first = page(1, [["Выписка по счету"], captions, *rows[:3]])
+    # "Тип" in italics read as "Tun", "Банк" as "Вапк" (no bank's caption now): the same
+    # header still.
+    misread = ["Tun операции" if c == "Тип операции" else "Вапк" if c == "Банк" else c
+               for c in captions]  # fmt: skip
+    assembled = assemble([first, page(2, [misread, *rows[3:]])])
+    assert assembled.documents == [0]
+    assert assembled.pages == [(1, 2)]
+
+
 def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:
     captions = ["Дата документа", "Номер документа", "Дебет", "Кредит", "Контрагент", "Детали"]
     rows = [

@@ -37,6 +37,9 @@ _OCR_READINGS = {
     "ов": "оборот",
     # "К-Т" with its К and hyphen read as one letter.
     "ют": "кредит",
+    # "ИНН" with its И read as Н, or all of it in Latin strokes.
+    "ннн": "инн",
+    "whh": "инн",
 }
 _CANONICAL = {
     "сальдо": "сальдо",

@@ -148,8 +148,10 @@ def _header(rows: Sequence[Sequence[str | None]]) -> _Header | None:
     )
 
 
-# A header row of this many captions may have one read otherwise on another page.
+# A header row of this many captions may have one read otherwise on another page, and one
+# more for every further this many ("Tun операции", "ВАМ" for "IBAN" in a row of nine).
 MIN_CAPTIONS_TO_TOLERATE = 3
+CAPTIONS_PER_MISREAD = 4
 
 
 def _amounts(row: Sequence[str | None]) -> bool:
@@ -227,14 +229,15 @@ def _caption_letters(caption: str | None) -> str:
 
 
 def _nearly_same_row(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
-    """Two header rows of three captions or more that differ in one caption at most, which
+    """Two header rows of three captions or more that differ in a few captions at most, which
     OCR read otherwise on one of the pages ("№ п/п" as "№ n/t"); a border's bar read into
     a caption ("|УНП") is no difference."""
     ours = [_caption_letters(c) for c in a if not is_empty(c)]
     theirs = [_caption_letters(c) for c in b if not is_empty(c)]
     if len(ours) != len(theirs) or len(ours) < MIN_CAPTIONS_TO_TOLERATE:
         return ours == theirs
-    return sum(x != y for x, y in zip(ours, theirs, strict=True)) <= 1
+    misread = sum(x != y for x, y in zip(ours, theirs, strict=True))
+    return misread <= max(1, len(ours) // CAPTIONS_PER_MISREAD)
 
 
 def assemble(pages: Sequence[PageGrid]) -> Assembled:
