@@ -527,3 +527,26 @@ def test_fuzziness_makes_no_header_of_body_rows_or_title_lines() -> None:
             for found in (find_osv_header(part), find_statement_header(part)):
                 # The exact reading finds what it always found; a misread reading adds nothing.
                 assert found is None or found.misread_columns == (), name
+
+
+def test_a_money_column_the_arithmetic_placed_without_a_caption_gives_a_header() -> None:
+    # A photo split each opening balance into a column of dashes and one of amounts, and
+    # misread the sides ("Kr", "ar"): the rows' arithmetic places a turnover in a column
+    # with no caption of its own, which has no role to read.
+    rows = [
+        ["№ nin Счет", "Наименование счета", "Нач. сальдо", None, None, None, "Оборот", None,
+         "Кон. сальдо", None],
+        [None, None, "Дт", None, "Kr", None, "ar", "Kr", "ar", "Kr"],
+        ["1 10", "Материалы", "-", None, None, "209592,68", "295437,55", "-", "85844,87", "-"],
+        ["2 19", "Налог", "-", None, "-", None, "230724,88", "651293,74", None, "420568,86"],
+        ["3 20", "Производство", "-", None, "-", None, "*", "358497,51", "-", "358497,51"],
+        ["420.01", "Производство", "-", None, ".", None, "-", "358497,51", "-", "358497,51"],
+        ["5 51", "Расчетные счета", "*", None, "*", None, "247622,49", "-", "247622,49", "-"],
+        ["6 60", "Расчеты", None, "1171155,34", None, "124315,26", "753801,13", "386545,72",
+         "1447553,46", "33457,97"],
+        ["760.01", "Расчеты", None, "706548,40", "-", None, "37864,68", "-", "744413,08", "-"],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (0, 1)
+    assert header.confidence < 100

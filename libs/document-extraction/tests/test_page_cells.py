@@ -101,11 +101,13 @@ def test_a_bold_dt_misread_is_a_debit_caption(misread: str) -> None:
     assert "дебет" in words_of(norm(f"{misread} сальдо на начало"))
 
 
-def test_a_kt_with_its_hyphen_read_into_one_letter_is_a_credit_caption() -> None:
-    assert "кредит" in words_of(norm("ЮТ"))
+@pytest.mark.parametrize("misread", ["ЮТ", "Kr"])
+def test_a_kt_misread_is_a_credit_caption(misread: str) -> None:
+    # "К-Т" with its К and hyphen read into one letter; "КТ" with its Т read as r.
+    assert "кредит" in words_of(norm(misread))
 
 
-@pytest.mark.parametrize("misread", ["ННН", "WHH"])
+@pytest.mark.parametrize("misread", ["ННН", "WHH", "UHH"])
 def test_an_inn_misread_is_a_tax_id_caption(misread: str) -> None:
     assert words_of(norm(misread)) == {"инн"}
 

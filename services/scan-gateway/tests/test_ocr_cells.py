@@ -9,6 +9,7 @@ import pytest
 
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
+    _dashes_with_their_amounts,
     _glued_cells,
     _line_rows,
     build_page_grid,
@@ -520,6 +521,23 @@ def test_dashes_for_nothing_set_left_stay_in_their_column_when_ocr_reads_one_as_
             ("07", "95,5", "—"), ("08", "—", "40,0")]  # fmt: skip
     rows = grid_of(_debit_credit(body, top=10.0))
     assert rows[1:] == [list(row) for row in body]
+
+
+@pytest.mark.parametrize("misread", [">", "*", "."])
+def test_a_short_column_of_dashes_with_one_misread_still_joins_its_amounts(misread: str) -> None:
+    # Three zeros in the debit column, dashes set left; OCR read one as a mark. The band
+    # between them and the amounts set right is no edge of a cell.
+    cells = [("01", "1200,00", "80,00"), ("02", "—", "70,00"), ("03", misread, "60,00"),
+             ("04", "—", "90,00"), ("05", "610,00", "50,00")]  # fmt: skip
+    words: list[Word] = []
+    for k, (code, debit, credit) in enumerate(cells):
+        y = 50.0 + 40 * k
+        x = 500 - len(debit) * DIGIT if debit[0].isdigit() else 300
+        words += [ocr_word(code, 60, y), ocr_word(debit, x, y)]
+        words.append(ocr_word(credit, 760 - len(credit) * DIGIT, y))
+    body = lines_of(words, HEIGHT, OCR_PHRASE_GAP)
+    gaps = [(88.0, 300.0), (312.0, 402.0), (500.0, 690.0)]
+    assert _dashes_with_their_amounts(gaps, body, [], 16.0) == [(88.0, 300.0), (500.0, 690.0)]
 
 
 @pytest.mark.parametrize("misread", ["—", "="])

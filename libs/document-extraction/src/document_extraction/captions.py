@@ -35,11 +35,13 @@ _OCR_READINGS = {
     "ar": "дебет",
     "аг": "дебет",
     "ов": "оборот",
-    # "К-Т" with its К and hyphen read as one letter.
+    # "К-Т" with its К and hyphen read as one letter; "КТ" with its Т read as r.
     "ют": "кредит",
+    "kr": "кредит",
     # "ИНН" with its И read as Н, or all of it in Latin strokes.
     "ннн": "инн",
     "whh": "инн",
+    "uhh": "инн",
 }
 _CANONICAL = {
     "сальдо": "сальдо",

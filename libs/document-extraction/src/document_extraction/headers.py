@@ -439,8 +439,9 @@ def _osv_header(
     label_caption = captions.get(label_col, "")
     if name_col == label_col:
         name_col = None
-    by_index = {c.index: c for c in columns}
-    turnover_role = money_role(by_index[money["turnover_debit"]])
+    # A money column the rows' arithmetic placed may have no caption to read a role from.
+    turnover = next((c for c in columns if c.index == money["turnover_debit"]), None)
+    turnover_role = money_role(turnover) if turnover is not None else None
     return OsvHeader(
         first_row=first,
         last_row=_header_end(rows, last, money.values()),

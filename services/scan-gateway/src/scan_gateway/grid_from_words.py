@@ -388,7 +388,14 @@ def _dashes_with_their_amounts(
     while k + 1 < len(out):
         left, right = out[k][1], out[k + 1][0]
         inside = [p for line in rows for p in line.phrases if left <= p.x0 and p.x1 <= right]
-        if inside and all(is_dash(p.text) for p in inside):
+        dashes = sum(is_dash(p.text) for p in inside)
+        # One mark OCR read a dash as, or a quarter of them in a long column, is still one.
+        misread = len(inside) - dashes
+        if (
+            dashes
+            and all(_dash_like(p.text) for p in inside)
+            and misread <= max(1, (1 - DASH_SHARE) * len(inside))
+        ):
             while k + 1 < len(out):
                 end = out[k + 2][0] if k + 2 < len(out) else math.inf
                 cells = (
@@ -407,10 +414,18 @@ def _has_values(line: Line) -> bool:
     return any(ends_in_amount(p.text) or is_dash(p.text) for p in line.phrases)
 
 
+# What OCR reads a dash for nothing as, now and then, in a column of them.
+_DASH_MISREADS = frozenset("<>*.,·•'`^")
+
+
+def _dash_like(text: str) -> bool:
+    return is_dash(text) or (len(text) <= 2 and all(ch in _DASH_MISREADS for ch in text))
+
+
 def _one_value(texts: Sequence[str]) -> bool:
-    """Phrases that are one cell's value at most: nothing, a dash, or one number whose
-    thousands OCR set apart (two dashes are two cells' zeros)."""
-    if len(texts) == 1 and is_dash(texts[0]):
+    """Phrases that are one cell's value at most: nothing, a dash (or its misread), or one
+    number whose thousands OCR set apart (two dashes are two cells' zeros)."""
+    if len(texts) == 1 and _dash_like(texts[0]):
         return True
     return not texts or bool(_ONE_NUMBER.fullmatch(" ".join(texts)))
 
