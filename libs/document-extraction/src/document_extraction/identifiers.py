@@ -147,8 +147,25 @@ def _iban_through_ocr(text: str) -> str | None:
     if alnum[:2] == "BY" and len(alnum) == _BY_IBAN_LENGTH + 1:
         readings |= {_by_position(alnum[:k] + alnum[k + 1 :]) for k in range(len(alnum))}
     readings |= _unread_filled(text)
+    readings |= {bank for reading in list(readings) for bank in _bank_code_lookalikes(reading)}
     valid = {reading for reading in readings if iban_valid(reading)}
     return valid.pop() if len(valid) == 1 else None
+
+
+# Capitals OCR confuses with one another in a Belarusian bank code ("PICB" for PJCB).
+_CODE_LETTER_LOOKALIKES = {"I": "JL", "J": "I", "L": "I", "O": "QD", "Q": "O", "D": "O",
+                           "U": "V", "V": "U", "C": "G", "G": "C"}  # fmt: skip
+
+
+def _bank_code_lookalikes(iban: str) -> set[str]:
+    """A Belarusian IBAN's readings with one letter of its bank code read as its look-alike."""
+    if not iban.startswith("BY") or len(iban) != _BY_IBAN_LENGTH:
+        return set()
+    return {
+        iban[:k] + other + iban[k + 1 :]
+        for k in _BY_BANK_CODE
+        for other in _CODE_LETTER_LOOKALIKES.get(iban[k], "")
+    }
 
 
 def _unread_filled(text: str) -> set[str]:
