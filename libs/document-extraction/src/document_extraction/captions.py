@@ -264,15 +264,14 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
     # cell with a space in it: one number's digits set apart ("1 0"), or two narrow
     # columns' numbers as one cell ("3 4"); either reading may be the row's.
     texts = [cell if isinstance(cell, str) else caption_text(cell) for cell in row[:MAX_COLUMNS]]
-    joined = ["".join(text.split()) for text in texts if text.strip()]
     apart = [token for text in texts for token in text.split()]
     if any(len(token) > 3 for token in apart):
         return False
+    in_place = ["".join(text.split()) for text in texts]
+    joined = [text for text in in_place if text]
     # An outline-level column left of the table may put its own number before the run.
     runs = (joined, apart)
-    return any(_numbered(run) or _numbered(run[1:]) for run in runs) or _numbered_in_place(
-        ["".join(text.split()) for text in texts]
-    )
+    return any(_numbered(run) or _numbered(run[1:]) for run in runs) or _numbered_in_place(in_place)
 
 
 def _numbered(texts: Sequence[str]) -> bool:
