@@ -201,6 +201,20 @@ def test_names_that_start_together_after_signed_sums_read_into_them_are_a_column
     ]
 
 
+def test_the_end_of_a_wrapped_text_set_apart_in_the_last_column_opens_no_cell() -> None:
+    # The purposes wrap where "т.ч." no longer fits, a space wider than OCR's phrase gap
+    # after "в", on the same place line after line: words that start with a small letter,
+    # with no caption over them, are the text's, not a column's.
+    words = [ocr_word(t, x, 10) for t, x in (("Дата", 40), ("Сумма", 250), ("Назначение", 400))]
+    for k in range(4):
+        y = 50 + 40 * k
+        words += [ocr_word(f"0{k + 1}.02.2024", 40, y), ocr_word("1500,00", 262, y)]
+        words += [ocr_word(t, x, y) for t, x in (("Оплата", 400), ("по", 494), ("счету,", 528))]
+        words += [ocr_word("в", 618, y), *([ocr_word("т.ч.", 660, y)] if k % 2 == 0 else [])]
+    rows = grid_of(words)
+    assert [row[2] for row in rows[1:]] == ["Оплата по счету, в т.ч.", "Оплата по счету, в"] * 2
+
+
 def test_thousands_that_line_up_from_row_to_row_stay_in_their_amount() -> None:
     # «140 863,30» and «46 974,80» as two OCR words each, the gap between the thousands and the
     # rest at the same x on every row; a «277,80» below starts right there. Only a caption

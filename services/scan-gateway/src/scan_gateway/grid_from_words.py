@@ -359,6 +359,14 @@ def _without_stray_columns(
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
+    # The last column, where no caption starts, holding only words that start with a small
+    # letter: the end of a text wrapped in the column before it ("…материалы, в | т.ч."),
+    # which starts no cell.
+    if out:
+        last = [p.text for line in body for p in line.phrases if p.x0 >= out[-1][1]]
+        tail = bool(last) and all(text[:1].islower() for text in last)
+        if tail and not any(x0 >= out[-1][0] - slack for x0, _ in captions):
+            out.pop()
     return out
 
 
