@@ -70,6 +70,12 @@ def test_an_account_read_with_a_dollar_for_an_s_is_found_in_a_line() -> None:
     )
 
 
+def test_an_account_with_a_letter_read_as_a_cyrillic_one_is_found_in_a_line() -> None:
+    assert find_account("Счет: BY11 РЭСВ 3012 5636 9143 1019 3300") == (
+        "BY11PJCB30125636914310193300"
+    )
+
+
 @pytest.mark.parametrize(
     ("read", "iban"),
     [
@@ -82,6 +88,7 @@ def test_an_account_read_with_a_dollar_for_an_s_is_found_in_a_line() -> None:
         ("BYO2ALFA30127335907930193300", "BY02ALFA30127335907930193300"),  # O in check digits
         ("BY11PICB30125636914310193300", "BY11PJCB30125636914310193300"),  # I for J
         ("ВУ11Р1СВ30125636914310193300", "BY11PJCB30125636914310193300"),  # 1 for the J
+        ("ВУ11РЭСВ30125636914310193300", "BY11PJCB30125636914310193300"),  # Э for the J
         ("BY62BAP830123188873180164300", "BY62BAPB30123188873180164300"),  # 8 in bank code
         ("BYS53ALFA30127875779190164300", "BY53ALFA30127875779190164300"),  # one too many
         # S read as a dollar sign, and one character too many.

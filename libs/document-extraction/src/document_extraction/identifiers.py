@@ -172,7 +172,11 @@ def _unread_filled(text: str) -> set[str]:
     """The readings of a Belarusian IBAN with a mark in place of a character OCR could not
     read ("В\\08Р)СВЗ…" for BY08PJCB3…): the Y of its country, and one other character, each
     letter or digit its place may hold (the check digits then leave one)."""
-    marked = re.sub(r"[\W_]", "?", compact(text))
+    # A Cyrillic letter with no Latin look-alike ("Э" for a J) is a character OCR misread.
+    marked = "".join(
+        ch if "0" <= ch <= "9" or "A" <= ch <= "Z" or ch in DIGIT_LOOKALIKES else "?"
+        for ch in compact(text)
+    )
     if len(marked) != _BY_IBAN_LENGTH or marked[0] != "B":
         return set()
     marked = "BY" + marked[2:] if marked[1] == "?" else marked
@@ -240,9 +244,11 @@ def currency_of_account(account: str | None) -> str | None:
     return NUMERIC_CURRENCIES.get(account[5:8])
 
 
-# A mark OCR left where it could not read a character ("BY22 P/CB 3012 …") stays in the match
-# for the check digits to settle.
-_IBAN_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-Z/|)\]}\\]){11,30}")
+# A mark OCR left where it could not read a character ("BY22 P/CB 3012 …", "BY11 РЭСВ 3012 …")
+# stays in the match for the check digits to settle.
+_IBAN_IN_TEXT = re.compile(
+    r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-ZА-ЯЁ/|)\]}\\]){11,30}"
+)
 _DIGIT_ACCOUNT = re.compile(r"(?<!\d)(?:\d{20}|\d{16}|\d{13})(?!\d)")
 
 
