@@ -53,6 +53,14 @@ def test_a_debits_д_misread_in_its_short_form_is_found_again_as_a_guess(caption
     assert "дебет" not in words_of(norm(caption))  # read exactly, it is no caption
 
 
+def test_a_zero_read_for_the_letter_o_of_a_short_caption_word_is_found_again_as_a_guess() -> None:
+    # "Об." read as "0б": read exactly, a number and a letter (a sub-item "1б" looks so).
+    found, guessed = read_caption(norm("0б за период"), caption_vocabulary(["дебет", "кредит"]))
+    assert "оборот" in found
+    assert guessed
+    assert "оборот" not in words_of(norm("0б за период"))
+
+
 def test_merged_group_captions_are_carried_to_the_columns_below_them() -> None:
     rows = [
         ["Счет", "Сальдо на начало периода", None, "Обороты за период", None],

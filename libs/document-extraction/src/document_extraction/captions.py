@@ -160,6 +160,8 @@ _STOP = frozenset(
 _SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|(?:за|на|по)\b)")
 # "Д-Т" as OCR misreads its Д: "О-Т", "4-Т", "а-Т", "Л-Т" (no caption says these otherwise).
 _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)")
+# A zero inside a Cyrillic word is its letter о ("0б за период" for "Об. за период").
+_ZERO_IN_WORD = re.compile(r"(?<=[а-я])0|0(?=[а-я])")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -192,7 +194,7 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
         return frozenset(), False
     guessed = False
     if vocabulary is not None:
-        misread = _DEBIT_MISREAD.sub("дт ", text)
+        misread = _ZERO_IN_WORD.sub("о", _DEBIT_MISREAD.sub("дт ", text))
         guessed, text = misread != text, misread
     text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
     found: set[str] = set()
