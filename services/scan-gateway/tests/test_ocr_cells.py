@@ -121,6 +121,26 @@ def test_a_row_number_read_into_its_account_and_name_opens_its_column_under_a_gl
     ]
 
 
+def test_names_read_with_their_level_before_them_keep_their_column() -> None:
+    # The level set right in a narrow column and the name set left just after it are read as
+    # one phrase on every line ("О Вложения"), a level 0 as the letter О: no phrase lies in
+    # the name column alone, yet it is a column of names, not of a few numbers.
+    words: list[Word] = []
+    for y, title in ((10, "Ведомость"), (40, "Организация")):
+        words += [ocr_word("О", 40, y), ocr_word(title, 60, y)]
+    captions = (("О", 40), ("Наименование", 60), ("Счет", 400), ("Дебет", 560), ("Кредит", 760))
+    words += [ocr_word(t, x, 80) for t, x in captions]
+    body = [("О", "Вложения", "08", "100,00", "1,00"), ("1", "Приобретение", "08.1", "3,00", "20,00"),
+            ("О", "Материалы", "10", "7,50", "5,00"), ("1", "Сырье", "10.1", "1,00", "2,00")]  # fmt: skip
+    for k, (level, name, code, debit, credit) in enumerate(body):
+        y = 120 + 40 * k
+        words += [ocr_word(level, 40, y), ocr_word(name, 60, y), ocr_word(code, 400, y)]
+        words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
+        words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
+    rows = grid_of(words)
+    assert [row[:3] for row in rows[3:]] == [list(row[:3]) for row in body]
+
+
 def test_a_level_read_into_the_account_after_it_leaves_the_account_its_column() -> None:
     # The level "0" and the account set left just after it are read as one word ("002"),
     # and «Счет» as one phrase with the level before it: the gap the characters leave,

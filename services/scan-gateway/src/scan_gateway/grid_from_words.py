@@ -28,6 +28,7 @@ from typing import Literal
 
 from document_extraction import BBox
 from document_extraction.captions import is_column_number_row, words_of
+from document_extraction.lookalikes import DIGIT_LOOKALIKES
 from document_extraction.text import norm
 from scan_gateway.words import PageWords, Rule, Word
 from scan_gateway.wrapped_cells import (
@@ -372,8 +373,11 @@ def _without_stray_columns(
 
 def _number_before(phrase: Phrase, x: float) -> bool:
     """A phrase that starts with a digit, and has left of ``x`` nothing, or only a row's
-    level or number (a few digits; not a date's "02.02.202")."""
+    level or number (a few digits; not a date's "02.02.202"). A level alone may be read as
+    its look-alike ("О" for 0)."""
     word = phrase.words[0]
+    if word.text in DIGIT_LOOKALIKES and word.x1 <= x and len(phrase.words) > 1:
+        return True
     spans = _char_spans(word)
     if len(spans) != len(word.text):
         return word.x0 >= x and word.text[:1].isdigit()
