@@ -138,7 +138,14 @@ def test_names_read_with_their_level_before_them_keep_their_column() -> None:
         words.append(ocr_word(debit, 640 - DIGIT * len(debit), y))
         words.append(ocr_word(credit, 840 - DIGIT * len(credit), y))
     rows = grid_of(words)
-    assert [row[:3] for row in rows[3:]] == [list(row[:3]) for row in body]
+    assert [row[:3] for row in rows[3:]] == [
+        ["0", "Вложения", "08"],
+        ["1", "Приобретение", "08.1"],
+        ["0", "Материалы", "10"],
+        ["1", "Сырье", "10.1"],
+    ]
+    # The title lines' level is the level column's too, read as the digit it stands for.
+    assert [row[:2] for row in rows[:2]] == [["0", "Ведомость"], ["0", "Организация"]]
 
 
 def test_a_level_read_into_the_account_after_it_leaves_the_account_its_column() -> None:
@@ -872,8 +879,8 @@ def test_a_row_number_read_into_its_account_is_cut_at_the_rule_whatever_the_leve
     # A box around the captions only; below it each row's level, its number set right
     # against the rule at 130 and its account set left after it, which OCR reads as one
     # word, the box of the account's first digit starting left of the rule. The level "1"
-    # is read as "не" and a level 0 as the letter "О": still the number and the account
-    # are cut at the rule, into their own columns.
+    # is read as "не" and a level 0 as the letter "О" (the digit it stands for): still the
+    # number and the account are cut at the rule, into their own columns.
     def row(level: str, number: str, code: str, y: float) -> list[Word]:
         right = [(130 - (len(number) - k) * DIGIT, 130 - (len(number) - k) * DIGIT + 12)
                  for k in range(len(number))]  # fmt: skip
@@ -892,7 +899,8 @@ def test_a_row_number_read_into_its_account_is_cut_at_the_rule_whatever_the_leve
     ]
     rows = grid_of(words, rules)
     assert [row[1:] for row in rows[1:]] == [
-        [level, number, f"{code} Товары", amount] for level, number, code, amount in body
+        [level.replace("О", "0"), number, f"{code} Товары", amount]
+        for level, number, code, amount in body
     ]
 
 

@@ -57,6 +57,8 @@ _AMOUNT_FIRST = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?(?!\d)")
 NARROWEST_GAP = 0.25
 # Digits of a row number or an outline level: what a border may cut off an account.
 MAX_ROW_NUMBER = 3
+# The most characters OCR reads an outline level's one digit as ("не" for 1).
+MAX_LEVEL_READ = 2
 # Words whose centres are closer than this (in text heights) vertically are on one line.
 SAME_LINE = 0.5
 # Rules shorter than this (in text heights) are glyph strokes or underscores, not borders;
@@ -789,11 +791,16 @@ def _line_rows(
             words = line.words
             first = int(any(words[0].x1 <= bound <= words[1].x0 for bound in bounds))
             lead = first + _leading_numbers(words[first:]) if first else 0
-        if ocr and bounds and first < lead < len(line.words):
+        # A short first word alone in its column is a level whatever OCR read ("О", "не").
+        level = first and len(line.words[0].text) <= MAX_LEVEL_READ
+        if ocr and bounds and (first < lead or level) and lead < len(line.words):
             phrases = _cut_leading(phrases, line.words[first:lead], bounds)
-            # A title's line too: the outline level printed before it ("0 ООО «Альфа»") is
-            # the level column's, where a column boundary parts them.
-            phrases = [*_apart_after(phrases[0], bounds), *phrases[1:]]
+            # A title's line too: the outline level printed before it ("0 ООО «Альфа»",
+            # "О Валюта: BYN") is the level column's, where a column boundary parts them.
+            phrases = [*_apart_after(phrases[0], bounds, lead), *phrases[1:]]
+            head = phrases[0].words
+            if level and len(head) == 1 and head[0].text in DIGIT_LOOKALIKES:
+                phrases[0] = Phrase([replace(head[0], text=DIGIT_LOOKALIKES[head[0].text])])
         if len(phrases) >= 3 and bounds and ocr:
             # Where values start is a cell's edge on a row of amounts; a caption of a group
             # may have a word start there. On a caption's line, a word starts a cell where
@@ -847,10 +854,9 @@ def _cut_leading(
     ]
 
 
-def _apart_after(phrase: Phrase, bounds: Sequence[float]) -> list[Phrase]:
-    """A line's first phrase cut between its leading numbers, and after them, where a column
-    boundary falls there (an outline level before a code: "0 | 41 Товары")."""
-    count = _leading_numbers(phrase.words)
+def _apart_after(phrase: Phrase, bounds: Sequence[float], count: int) -> list[Phrase]:
+    """A line's first phrase cut between its ``count`` leading numbers, and after them, where
+    a column boundary falls there (an outline level before a code: "0 | 41 Товары")."""
     if not 0 < count < len(phrase.words):
         return [phrase]
     parts = [Phrase([phrase.words[0]])]
