@@ -946,3 +946,25 @@ def test_a_caption_set_left_after_a_column_of_dashes_keeps_its_column() -> None:
             ("04", "850,50", "90,00"), ("05", "—", "610,00")]  # fmt: skip
     rows = grid_of(_zeros_as_dashes(body, [("Счет", 60), ("Кт", 300), ("Дт", 560)]))
     assert rows == [["Счет", "Кт", "Дт"], *(list(row) for row in body)]
+
+
+def test_a_caption_run_on_into_the_gap_before_the_next_caption_ends_its_cell() -> None:
+    # «Наименование корреспондента» is wider than its column and runs on into the gap
+    # before the tax ids, ending as close to «ИНН» as two words of one phrase; «ИНН» starts
+    # where the tax ids below it start.
+    words = [
+        ocr_word("Дата", 40, 20),
+        ocr_word("Наименование", 200, 20),
+        ocr_word("корреспондента", 276, 20),
+        ocr_word("ИНН", 480, 20),
+        ocr_word("Сумма", 760, 20),
+    ]
+    body = [("Альфа", "1912345670", "100,00"), ("Бета-Трейд", "7035347969", "2500,50"),
+            ("Гамма", "4398174383", "7,50")]  # fmt: skip
+    for k, (name, tax_id, amount) in enumerate(body):
+        y = 60 + 40 * k
+        words += [ocr_word(f"0{k + 1}.10.2025", 40, y), ocr_word(name, 200, y)]
+        words += [ocr_word(tax_id, 480, y), ocr_word(amount, 840 - DIGIT * len(amount), y)]
+    rows = grid_of(words)
+    assert rows[0] == ["Дата", "Наименование корреспондента", "ИНН", "Сумма"]
+    assert rows[2] == ["02.10.2025", "Бета-Трейд", "7035347969", "2500,50"]

@@ -811,6 +811,8 @@ def _line_rows(
             phrases = [
                 part for p in phrases for part in _split_at_bounds(p, bounds, starts_at, near)
             ]
+            if not amounts:
+                phrases = [part for p in phrases for part in _split_at_overflow(p, gaps, near)]
         elif len(phrases) >= 3 and starts and any(is_numeric(p.text) for p in phrases):
             # Only a line the columns were found on (a group caption centred over two
             # columns is one phrase across their boundary).
@@ -880,6 +882,22 @@ def _split_at_bounds(
         if any(before.x1 <= bound <= word.x0 for bound in bounds) or any(
             before.x1 < edge and abs(word.x0 - edge) <= near for edge in edges
         ):
+            parts.append(Phrase([word]))
+        else:
+            parts[-1].words.append(word)
+    return parts
+
+
+def _split_at_overflow(
+    phrase: Phrase, gaps: Sequence[tuple[float, float]], near: float
+) -> list[Phrase]:
+    """A caption's line cut before a word that starts where a column's values start (a gap's
+    far side, within ``near``), after a word that runs on into that gap: a caption wider
+    than its column ("Наименование корреспондента") set as close to the next caption ("ИНН")
+    as the words of one. A group caption's words stop short of the gaps they span."""
+    parts = [Phrase([phrase.words[0]])]
+    for before, word in itertools.pairwise(phrase.words):
+        if any(a <= before.x1 < word.x0 and abs(word.x0 - b) <= near for a, b in gaps):
             parts.append(Phrase([word]))
         else:
             parts[-1].words.append(word)
