@@ -149,6 +149,23 @@ def test_statement_amount_caption_over_debit_and_credit() -> None:
     assert "amount" not in header.columns
 
 
+def test_sub_captions_below_a_line_of_a_wrapped_caption_belong_to_the_header() -> None:
+    # A page without cell borders set "валютирования" of «Дата валютирования» on a line of
+    # its own, between the captions and the counterparty's sub-captions.
+    rows = [
+        ["Дата документа", "Дата", "№ док.", "Списание", "Приход", "Контрагент", None, None,
+         "Назначение платежа"],
+        [None, "валютирования", None, None, None, None, None, None, None],
+        [None, None, None, None, None, "Наименование", "УНП", "Счет", None],
+        ["28.06.2024", "01.07.2024", "84333", "-", "39136,43", "ОДО «Полимерстрой»", "322440630",
+         "BY56ALFA30127354438580193300", "Оплата по счету № 140"],
+    ]  # fmt: skip
+    header = find_statement_header(rows)
+    assert header is not None
+    assert (header.first_row, header.row) == (0, 2)
+    assert (header.columns["tax_id"], header.columns["account"]) == (6, 7)
+
+
 @pytest.mark.parametrize(
     ("opening", "turnover", "closing"),
     [

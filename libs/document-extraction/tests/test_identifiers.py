@@ -70,10 +70,17 @@ def test_an_account_read_with_a_dollar_for_an_s_is_found_in_a_line() -> None:
     )
 
 
-def test_an_account_with_a_letter_read_as_a_cyrillic_one_is_found_in_a_line() -> None:
-    assert find_account("Счет: BY11 РЭСВ 3012 5636 9143 1019 3300") == (
-        "BY11PJCB30125636914310193300"
-    )
+@pytest.mark.parametrize(
+    ("line", "iban"),
+    [
+        ("Счет: BY11 РЭСВ 3012 5636 9143 1019 3300", "BY11PJCB30125636914310193300"),
+        ("Счет: BYO2 PJCB 3012 9769 2638 9019 3300", "BY02PJCB30129769263890193300"),
+    ],
+)
+def test_an_account_with_a_character_read_as_a_letter_is_found_in_a_line(
+    line: str, iban: str
+) -> None:
+    assert find_account(line) == iban
 
 
 @pytest.mark.parametrize(

@@ -131,10 +131,16 @@ def _header_end(rows: Sequence[Sequence[CellValue]], last: int, money: Iterable[
 
 def _caption_line(row: Sequence[CellValue], money: set[int]) -> bool:
     filled = [(c, cell) for c, cell in enumerate(row[:MAX_COLUMNS]) if not is_empty(cell)]
-    words = all(
-        isinstance(cell, str) and not any(ch.isdigit() for ch in cell) for _, cell in filled
+    return _words_only(row) and any(c in money and _LETTER.search(str(cell)) for c, cell in filled)
+
+
+def _words_only(row: Sequence[CellValue]) -> bool:
+    """Text without a digit in every filled cell: a caption's line, no line of values."""
+    return all(
+        isinstance(cell, str) and not any(ch.isdigit() for ch in cell)
+        for cell in row[:MAX_COLUMNS]
+        if not is_empty(cell)
     )
-    return words and any(c in money and _LETTER.search(str(cell)) for c, cell in filled)
 
 
 def _amounts_below(rows: Sequence[Sequence[CellValue]], start: int, columns: Iterable[int]) -> bool:
@@ -918,12 +924,17 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             continue
         columns, roles = block
         # Sub-captions in the rows below ("Сумма" over "Дебет | Кредит", "Корреспондент" over
-        # "Наименование | УНП | Счет"): the deeper block names more columns.
+        # "Наименование | УНП | Счет"): the deeper block names more columns. A line of a
+        # wrapped caption ("валютирования") between names none and is passed over once.
+        passed = False
         for deeper in range(last + 1, min(first + MAX_HEADER_ROWS, len(rows))):
             wider = _statement_reading(captions, first, deeper)
-            if wider is None or len(wider[1]) <= len(roles):
+            if wider is not None and len(wider[1]) > len(roles):
+                (columns, roles), last = wider, deeper
+            elif wider is not None and not passed and _words_only(rows[deeper]):
+                passed = True
+            else:
                 break
-            (columns, roles), last = wider, deeper
         sides = _has_sides(roles)
         end = _header_end(rows, last)
         body = end + 1

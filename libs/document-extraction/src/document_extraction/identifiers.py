@@ -245,9 +245,10 @@ def currency_of_account(account: str | None) -> str | None:
 
 
 # A mark OCR left where it could not read a character ("BY22 P/CB 3012 …", "BY11 РЭСВ 3012 …")
-# stays in the match for the check digits to settle.
+# stays in the match for the check digits to settle, and so does a check digit read as its
+# look-alike letter ("BYO2 PJCB …").
 _IBAN_IN_TEXT = re.compile(
-    r"(?<![0-9A-Za-z])[A-Z]{2}\d{2}(?:[ \u00a0]?[0-9A-ZА-ЯЁ/|)\]}\\]){11,30}"
+    r"(?<![0-9A-Za-z])[A-Z]{2}(?:\d[\dOIS]|[OIS]\d)(?:[ \u00a0]?[0-9A-ZА-ЯЁ/|)\]}\\]){11,30}"
 )
 _DIGIT_ACCOUNT = re.compile(r"(?<!\d)(?:\d{20}|\d{16}|\d{13})(?!\d)")
 
