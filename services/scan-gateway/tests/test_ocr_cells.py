@@ -9,9 +9,12 @@ import pytest
 
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
+    Line,
+    Phrase,
     _dashes_with_their_amounts,
     _glued_cells,
     _line_rows,
+    _without_stray_columns,
     build_page_grid,
     lines_of,
     phrases_of,
@@ -968,3 +971,19 @@ def test_a_caption_run_on_into_the_gap_before_the_next_caption_ends_its_cell() -
     rows = grid_of(words)
     assert rows[0] == ["Дата", "Наименование корреспондента", "ИНН", "Сумма"]
     assert rows[2] == ["02.10.2025", "Бета-Трейд", "7035347969", "2500,50"]
+
+
+def test_a_gap_inside_the_phrases_of_a_column_gives_way_to_the_gap_after_them() -> None:
+    # A gap between the legal form and the bank's name on every line ("ОАО | «Альфа-Банк»,
+    # ALFABY2X") opens a column no phrase lies in alone: the column is the bank's, and its
+    # edge the gap after the BIC, not the middle of the two gaps (where the BIC would fall
+    # into the purpose after it).
+    body = []
+    for y in (100.0, 140.0, 180.0):
+        words = [ocr_word("10,00", 40, y), ocr_word("ОАО", 200, y)]
+        words += [ocr_word("«Альфа-Банк»,", 252, y), ocr_word("ALFABY2X", 430, y)]
+        words += [ocr_word("Оплата", 600, y)]
+        body.append(Line(words, [Phrase(words[:1]), Phrase(words[1:4]), Phrase(words[4:])]))
+    captions = [(40.0, 100.0), (200.0, 300.0), (600.0, 700.0)]
+    gaps = [(92.0, 200.0), (242.0, 252.0), (542.0, 600.0)]
+    assert _without_stray_columns(gaps, body, captions, 10.0) == [(92.0, 200.0), (542.0, 600.0)]

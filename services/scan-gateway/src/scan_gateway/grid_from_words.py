@@ -359,7 +359,10 @@ def _without_stray_columns(
             ends_in_amount(p.text) for line in lines for p in line.phrases
         )
         if numbers and not captioned and few and not _codes_before_amounts(body, left, a):
-            out[-1] = (out[-1][0], b)
+            # Where no phrase lies in the column alone, the phrases from the left run on
+            # through it: the gap before it parted their words ("ОАО | «Приорбанк»"), and
+            # the gap after it is their column's edge.
+            out[-1] = (a, b) if not lines else (out[-1][0], b)
         else:
             out.append((a, b))
     # The last column, where no caption starts, holding only words that start with a small
