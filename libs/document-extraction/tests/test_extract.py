@@ -498,6 +498,14 @@ def test_a_title_repeated_on_every_page_keeps_one_statement() -> None:
     assert len(extraction.documents) == 1
 
 
+def test_a_bic_in_the_bank_line_that_ocr_parted_from_its_location_code_is_one_bic() -> None:
+    rows = statement(LINES)
+    rows[0] = ["Банк: ОАО «Приорбанк», БИК PJCBBY 2Х"]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert document.header.bank_bic == "PJCBBY2X"
+    assert document.header.bank_name == "ОАО «Приорбанк»"
+
+
 def test_a_statement_read_off_a_scan_keeps_what_its_arithmetic_vouches_for() -> None:
     # OCR of a Cyrillic page: the BIC in Cyrillic look-alikes with «J» read as «З», the
     # caption of the counterparty's account unreadable. The account's IBAN (valid) names the

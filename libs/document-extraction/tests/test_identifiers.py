@@ -8,6 +8,7 @@ from document_extraction.identifiers import (
     account_by_bic,
     bic_by_account,
     bic_serves,
+    compact,
     find_account,
     iban_valid,
     inn_valid,
@@ -143,6 +144,10 @@ def test_a_bank_code_ocr_lost_is_the_bic_beside_it_when_the_check_digits_agree()
 def test_a_bic_with_a_character_ocr_could_not_read_is_the_one_its_account_vouches_for() -> None:
     assert bic_by_account("P)CBBY2X", "BY08PJCB30123403466420193300") == "PJCBBY2X"
     assert bic_by_account("PJCBBY2X", "BY08PJCB30123403466420193300") == "PJCBBY2X"
+    # One more character read as no letter a BIC has: "АГЕАВУ2Х" for ALFABY2X.
+    assert bic_by_account(compact("АГЕАВУ2Х"), "BY45ALFA30126210703310193300") == "ALFABY2X"
+    # Two letters read otherwise are another bank's BIC, not a misread.
+    assert bic_by_account("BPSBBY2X", "BY79BAPB30129963971770164300") == "BPSBBY2X"
     # No account, or another bank's: nothing vouches for the unread character.
     assert bic_by_account("P)CBBY2X", None) is None
     assert bic_by_account("P)CBBY2X", "BY95ALFA30122231870010270000") is None

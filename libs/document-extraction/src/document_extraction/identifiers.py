@@ -286,11 +286,16 @@ def split_iban(text: str) -> tuple[str, str] | None:
     return None
 
 
+# The most characters of a BIC's bank code OCR may misread and the account still vouch for.
+_BIC_CODE_MISREADS = 2
+
+
 def bic_by_account(read: str | None, account: str | None) -> str | None:
     """The BIC ``read`` (as OCR read it, compacted) names; where it is Belarusian and its bank
     code one character off the bank code of the account it serves (a valid IBAN carries it
     at 5-8, under its check digits), OCR misread or could not read that character, and the
-    account's code is the one the arithmetic vouches for."""
+    account's code is the one the arithmetic vouches for. So it is with one more character
+    OCR could not read at all ("AГEABY2X" for ALFABY2X: no letter of a BIC reads as "Г")."""
     if read is None:
         return None
     if (
@@ -299,9 +304,11 @@ def bic_by_account(read: str | None, account: str | None) -> str | None:
         and iban_valid(account)
         and len(read) in (8, 11)
         and read[4:6] == "BY"
-        and sum(a != b for a, b in zip(read[:4], account[4:8], strict=True)) == 1
     ):
-        read = account[4:8] + read[4:]
+        off = [a for a, b in zip(read[:4], account[4:8], strict=True) if a != b]
+        unread = sum(not ("A" <= ch <= "Z" or ch.isdigit()) for ch in off)
+        if len(off) == 1 or (len(off) == _BIC_CODE_MISREADS and unread):
+            read = account[4:8] + read[4:]
     return normalize_bic(read)
 
 

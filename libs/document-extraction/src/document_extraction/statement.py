@@ -95,8 +95,10 @@ _TOTAL_CREDIT = re.compile(r"поступ|зачисл|кредит|приход
 # look-alikes; «З» is a 3.
 _BIC_LETTER = "A-Z" + "".join(c for latin, c in LATIN_TO_CYRILLIC.items() if latin.isupper())
 _BIC_CHAR = f"[0-9{_BIC_LETTER}З]"
+# OCR may part a BIC's location code from its country ("PJCBBY 2Х").
 _BIC_IN_TEXT = re.compile(
-    rf"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*({_BIC_CHAR}{{8}}(?:{_BIC_CHAR}{{3}})?|\d{{9}})\b"
+    rf"(?:БИК|BIC|SWIFT|МФО)\s*:?\s*({_BIC_CHAR}{{6}} ?{_BIC_CHAR}{{2}}(?:{_BIC_CHAR}{{3}})?"
+    rf"|\d{{9}})\b"
 )
 # A BIC at the end of the bank's name, and perhaps a speck after it ("ВАРВВУ2Х ="); OCR may
 # part its location code from its country ("BPSBBY 2X").
@@ -359,7 +361,7 @@ def _read_head_line(
     if head.bank_bic is None:
         match = _BIC_IN_TEXT.search(line)
         if match is not None:
-            head.bank_bic = normalize_bic(latin_spelling(match.group(1)))
+            head.bank_bic = normalize_bic(latin_spelling(match.group(1).replace(" ", "")))
         elif (found := _labelled(row, _BIC_LABEL)) is not None:
             text = _value_text(found)
             head.bank_bic = normalize_bic(text) if text else None
