@@ -61,6 +61,14 @@ def test_a_zero_read_for_the_letter_o_of_a_short_caption_word_is_found_again_as_
     assert "оборот" not in words_of(norm("0б за период"))
 
 
+def test_two_caption_words_read_as_one_with_one_misread_are_found_again_as_a_guess() -> None:
+    # "Пополнение/Кредит" with "/К" read as "Ж": one word read exactly, one misread.
+    vocabulary = caption_vocabulary(["дебет", "кредит", "пополнение"])
+    found, guessed = read_caption(norm("ПополнениеЖредит"), vocabulary)
+    assert found == {"пополнение", "кредит"}
+    assert guessed
+
+
 def test_merged_group_captions_are_carried_to_the_columns_below_them() -> None:
     rows = [
         ["Счет", "Сальдо на начало периода", None, "Обороты за период", None],
