@@ -215,33 +215,35 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
                 guessed = True
                 continue
             meaning = vocabulary.nearest(token)
+            parts = frozenset() if meaning else _squashed(token, vocabulary, near=True)
+            if parts:
+                found.update(parts)
+                guessed = True
+                continue
             guessed = guessed or meaning is not None
         found.add(meaning or token)
     return frozenset(found), guessed
 
 
-def _squashed(token: str, vocabulary: Vocabulary) -> frozenset[str]:
+def _squashed(token: str, vocabulary: Vocabulary, *, near: bool = False) -> frozenset[str]:
     """The meanings of two caption words OCR read without the space between them ("ЗаПериод",
     "КтВ"), each read exactly and a word of meaning two letters long at least ("д" and "к"
-    alone say too little); empty unless the token parts so, and so in one way only. Where
-    no such parting is found, one word may be a misread beside one read exactly ("/К" of
+    alone say too little); empty unless the token parts so, and so in one way only. With
+    ``near``, one word may be a misread beside one read exactly ("/К" of
     "Пополнение/Кредит" read as "Ж": "пополнениежредит")."""
-    for near in (False, True):
-        splits = []
-        for cut in range(1, len(token)):
-            pair = token[:cut], token[cut:]
-            parts = [
-                None if p in _STOP or len(p) < 2 or p in _OCR_READINGS else _known(p, vocabulary)
-                for p in pair
-            ]
-            if near and sum(m is None for m in parts) == 1:
-                parts = [m or vocabulary.nearest(p) for p, m in zip(pair, parts, strict=True)]
-            known = all(p in _STOP or m is not None for p, m in zip(pair, parts, strict=True))
-            if known and any(parts):
-                splits.append(frozenset(m for m in parts if m is not None))
-        if splits:
-            return splits[0] if len(set(splits)) == 1 else frozenset()
-    return frozenset()
+    splits = set()
+    for cut in range(1, len(token)):
+        pair = token[:cut], token[cut:]
+        parts = [
+            None if p in _STOP or len(p) < 2 or p in _OCR_READINGS else _known(p, vocabulary)
+            for p in pair
+        ]
+        if near and sum(m is None for m in parts) == 1:
+            parts = [m or vocabulary.nearest(p) for p, m in zip(pair, parts, strict=True)]
+        known = all(p in _STOP or m is not None for p, m in zip(pair, parts, strict=True))
+        if known and any(parts):
+            splits.add(frozenset(m for m in parts if m is not None))
+    return splits.pop() if len(splits) == 1 else frozenset()
 
 
 def words_of(text: str) -> frozenset[str]:
