@@ -412,6 +412,14 @@ def test_kazakh_statement_with_dated_balances_and_totals_on_the_closing_line() -
     assert extraction.status == "done", document.warnings
 
 
+def test_a_balances_date_and_amount_read_as_one_cell_give_the_amount() -> None:
+    rows = statement(LINES)
+    opening = next(k for k, row in enumerate(rows) if row and "Входящий" in str(row[0]))
+    rows[opening] = ["Остаток на начало периода", "01.03.2025 1 000,00"]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert document.header.opening_balance == "1000.00"
+
+
 def test_a_statements_account_set_over_two_cells_is_read_whole() -> None:
     rows = [
         ["Выписка по счету"],

@@ -987,3 +987,17 @@ def test_a_gap_inside_the_phrases_of_a_column_gives_way_to_the_gap_after_them() 
     captions = [(40.0, 100.0), (200.0, 300.0), (600.0, 700.0)]
     gaps = [(92.0, 200.0), (242.0, 252.0), (542.0, 600.0)]
     assert _without_stray_columns(gaps, body, captions, 10.0) == [(92.0, 200.0), (542.0, 600.0)]
+
+
+def test_numbers_read_with_the_date_before_them_start_a_cell_where_they_start_together() -> None:
+    # Each line's date and the document number after it are set closer than a space; no
+    # caption stands over the numbers. They start together on every line: a column's edge.
+    words = [ocr_word(t, x, 20) for t, x in (("Дата", 100), ("Сумма", 420), ("Назначение", 600))]
+    body = [("09.09.2024", "80089", "50233,77"), ("11.09.2024", "21536", "8390,89"),
+            ("12.09.2024", "85100", "7,50")]  # fmt: skip
+    for k, (date, number, amount) in enumerate(body):
+        y = 60 + 40 * k
+        words += [ocr_word(date, 100, y), ocr_word(number, 246, y)]
+        words += [ocr_word(amount, 500 - DIGIT * len(amount), y), ocr_word("Оплата", 600, y)]
+    rows = grid_of(words)
+    assert [row[:3] for row in rows[1:]] == [list(line) for line in body]

@@ -249,12 +249,14 @@ def _value_amount(found: _Labelled) -> Amount:
             return amount
     # "Входящий остаток на: | 06.06.2022 | 7 320.28": the date of the balance comes first;
     # "Входящий остаток: | 0.00 на 01.02.2026": the date follows the amount in its cell.
+    # OCR may read the date and the amount after it as one cell ("01.09.2024 79 483.18").
     first = parse_amount(found.cell)
     for cell in found.later:
-        if isinstance(cell, datetime.date) or parse_date_cell(cell)[0] is not None:
+        if isinstance(cell, datetime.date):
             continue
-        amount = parse_amount(cell)
-        if amount.problem is not None and isinstance(cell, str):
+        dated = parse_date_cell(cell)[0] is not None
+        amount = Amount(None) if dated else parse_amount(cell)
+        if (dated or amount.problem is not None) and isinstance(cell, str):
             amount = find_amount_in_text(_DATES.sub(" ", cell))
         if amount.value is not None and amount.problem is None:
             return amount

@@ -926,15 +926,25 @@ def _names_after_amounts(lines: Sequence[Line], near: float) -> list[float]:
     """Where names that follow an amount in one run start together (within ``near``) on two
     lines or more: amounts set right against the names set left beside them, closer than
     a space ("-46601,7 ООО «Сигма»"). A name is capitalised, no currency's code, and runs
-    on past its first word."""
+    on past its first word. So do documents' numbers after a date ("09.09.2024 80089": a
+    value date and the number beside it; a time is the date's own)."""
+
+    def after(before: str, word: str, last: bool) -> bool:
+        if starts_with_date(before) and ":" not in before:
+            return word.isdigit()
+        return (
+            not last
+            and ends_in_amount(before)
+            and (word[:1].isupper() or word[:1] in '«"')
+            and word.upper() not in _CURRENCIES
+        )
+
     xs = sorted(
         p.words[k].x0
         for line in lines
         for p in line.phrases
-        for k in range(1, len(p.words) - 1)
-        if ends_in_amount(p.words[k - 1].text)
-        and (p.words[k].text[:1].isupper() or p.words[k].text[:1] in '«"')
-        and p.words[k].text.upper() not in _CURRENCIES
+        for k in range(1, len(p.words))
+        if after(p.words[k - 1].text, p.words[k].text, k == len(p.words) - 1)
     )
     return [b for a, b in itertools.pairwise(xs) if b - a <= near]
 
