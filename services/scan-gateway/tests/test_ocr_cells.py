@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from recognition_contract import TrialBalance
 from scan_gateway.grid_from_words import (
     OCR_PHRASE_GAP,
     Line,
@@ -19,8 +20,9 @@ from scan_gateway.grid_from_words import (
     lines_of,
     phrases_of,
 )
+from scan_gateway.limits import ScanLimits
 from scan_gateway.ocr_repair import repair_words
-from scan_gateway.recognize import OCR_GAP_TOLERANCE
+from scan_gateway.recognize import OCR_GAP_TOLERANCE, recognize_pages
 from scan_gateway.words import PageWords, Rule, Word
 
 HEIGHT = 20.0
@@ -1001,3 +1003,46 @@ def test_numbers_read_with_the_date_before_them_start_a_cell_where_they_start_to
         words += [ocr_word(amount, 500 - DIGIT * len(amount), y), ocr_word("Оплата", 600, y)]
     rows = grid_of(words)
     assert [row[:3] for row in rows[1:]] == [list(line) for line in body]
+
+
+def test_a_photos_next_page_takes_the_columns_of_the_page_before_in_its_own_scale() -> None:
+    # Each photo's sheet is cut out and enlarged on its own: the second page came out 10 %
+    # narrower, and has no header to find its columns by.
+    def phrase(text: str, x: float, y: float, scale: float) -> list[Word]:
+        out = []
+        for part in text.split():
+            out.append(ocr_word(part, x * scale, y))
+            x = (out[-1].x1 + 6) / scale
+        return out
+
+    def rows(first: int, y: float, scale: float) -> list[Word]:
+        out: list[Word] = []
+        for k in range(4):
+            out += phrase(f"{first + k}", 40, y + 40 * k, scale)
+            for right, value in zip((450, 600, 750, 900, 1050, 1200), AMOUNTS, strict=True):
+                if value:
+                    out.append(ocr_word(value, right * scale - DIGIT * len(value) + 2, y + 40 * k))
+        return out
+
+    header = [
+        *phrase("Оборотно-сальдовая ведомость", 40, 20, 1.0),
+        *phrase("Счет", 40, 60, 1.0),
+        *phrase("Сальдо на начало", 368, 60, 1.0),
+        *phrase("Обороты", 668, 60, 1.0),
+        *phrase("Сальдо на конец", 968, 60, 1.0),
+    ]
+    for k, side in enumerate(("Дебет", "Кредит") * 3):
+        header += phrase(side, 368 + 150 * k, 100, 1.0)
+    pages = [
+        PageWords(1, 1300.0, 1800.0, [*header, *rows(10, 140, 1.0)], source="ocr"),
+        PageWords(2, 1170.0, 1620.0, rows(14, 20, 0.9), source="ocr"),
+    ]
+    (document,) = recognize_pages(pages, ScanLimits()).documents
+    assert isinstance(document, TrialBalance)
+    assert [row.code for row in document.rows] == [str(k) for k in range(10, 18)]
+    assert {
+        (row.opening_debit, row.turnover_credit, row.closing_debit) for row in document.rows
+    } == {("100.00", "30.00", "120.00")}
+
+
+AMOUNTS = ("100,00", None, "50,00", "30,00", "120,00", None)

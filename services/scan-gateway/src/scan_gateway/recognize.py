@@ -40,6 +40,8 @@ from scan_gateway.words import PageWords
 # A missed column gap on one OCR line (two cells read as one phrase) must not erase a
 # column: a gap may be bridged by this share of the table's lines.
 OCR_GAP_TOLERANCE = 0.06
+# How much wider or narrower one page's photo may come out than the page before it.
+MAX_PAGE_SCALE = 1.25
 
 
 def recognize(
@@ -86,13 +88,19 @@ def recognize_pages(
     if not any(page.words for page in pages):
         raise RecognitionError(ErrorCode.INVALID_DOCUMENT, "no text was found on any page")
     grids: list[PageGrid] = []
-    for page in pages:
+    for k, page in enumerate(pages):
         tolerance = OCR_GAP_TOLERANCE if page.source == "ocr" else 0.0
         grid = build_page_grid(page, gap_tolerance=tolerance)
         previous = grids[-1] if grids else None
         if previous is not None and previous.gaps and grid.gaps and not has_header(grid):
-            # The table goes on from the page before: its columns are the same.
-            grid = build_page_grid(page, gap_tolerance=tolerance, gaps=previous.gaps)
+            # The table goes on from the page before: its columns are the same, in the
+            # page's own scale (each photo's sheet is cut out and enlarged on its own, a few
+            # per cent larger or smaller; a page far wider or narrower was not cut out so).
+            scale = page.width / pages[k - 1].width if page.source == "ocr" else 1.0
+            if not 1 / MAX_PAGE_SCALE <= scale <= MAX_PAGE_SCALE:
+                scale = 1.0
+            gaps = [(a * scale, b * scale) for a, b in previous.gaps]
+            grid = build_page_grid(page, gap_tolerance=tolerance, gaps=gaps)
         grids.append(grid)
     assembled = assemble(grids)
     try:
