@@ -212,6 +212,22 @@ def test_three_row_header_with_a_column_number_row() -> None:
     assert (header.label_col, header.name_col) == (0, 1)
 
 
+def test_a_header_whose_wrapped_captions_lie_on_rows_of_their_own_keeps_its_top_row() -> None:
+    # A page without cell borders: each line of a wrapped caption is a row of its own, five
+    # caption rows in all; «Счет» and «Наименование счета» stand on the top one only.
+    rows = [
+        ["Счет", "Наименование счета", "Сальдо", None, "Обороты", None, "Сальдо", None],
+        [None, None, "на", None, "за", None, "на", None],
+        [None, None, "начало периода", None, "период", None, "конец периода", None],
+        [None, None, "Сумма по", "Сумма", "Сумма", "Сумма по", "Сумма", "Сумма по"],
+        [None, None, "дебету", "по кредиту", "по дебету", "кредиту", "по дебету", "кредиту"],
+        ["10", "Материалы", "100,00", None, "50,00", "30,00", "120,00", None],
+    ]
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.first_row, header.label_col, header.name_col) == (0, 0, 1)
+
+
 def test_name_before_code_and_a_row_number_column() -> None:
     rows = [
         ["№ п/п", "Наименование счета", "Код счета", *CAPTIONS],

@@ -59,6 +59,9 @@ __all__ = [
 HEADER_SCAN_ROWS = 80
 # A header spans at most this many rows (group captions, sides, a period line, numbers).
 MAX_HEADER_ROWS = 4
+# Caption rows above a header block that join it: a page without cell borders sets each line
+# of a wrapped caption as a row of its own ("Сальдо" / "на" / "начало периода").
+MAX_PAGE_HEADER_ROWS = 6
 # Confidence of a header whose columns were placed by assumption rather than read.
 INFERRED_LABEL_CONFIDENCE = 95
 # Body rows looked at to tell which of two candidate columns the body fits.
@@ -564,7 +567,7 @@ def _osv_block(captions: HeaderCaptions, first: int, last: int, unsided: bool) -
     vocabulary, columns, money = reading
     # Caption rows right above the block belong to it ("Счет" over two rows of money
     # captions) as long as the money columns stay what they are.
-    while last - first + 1 < MAX_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
+    while last - first + 1 < MAX_PAGE_HEADER_ROWS and first > 0 and _caption_row(rows[first - 1]):
         wider = _osv_reading(captions, first - 1, last, unsided)
         if wider is None or wider[2] != money:
             break
