@@ -1046,3 +1046,21 @@ def test_a_photos_next_page_takes_the_columns_of_the_page_before_in_its_own_scal
 
 
 AMOUNTS = ("100,00", None, "50,00", "30,00", "120,00", None)
+
+
+def test_a_row_number_read_as_a_letter_and_glued_to_the_name_is_cut_at_the_boundary() -> None:
+    # Row 3's number read as «З», no space before the name: «ЗКолос». The characters show
+    # where the number column ends; the number is the digit the letter stands for.
+    words = [ocr_word(t, x, 20) for t, x in (("№", 100), ("Наименование", 130), ("Сумма", 400))]
+    for k, name in enumerate(("Альфа", "Бета", "Колос", "Гамма")):
+        y = 60 + 40 * k
+        if k == 2:
+            chars = ((100.0, 112.0), *((130 + j * DIGIT, 142 + j * DIGIT) for j in range(5)))
+            words.append(Word("З" + name, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
+        else:
+            words += [ocr_word(str(k + 1), 100, y), ocr_word(name, 130, y)]
+        words.append(ocr_word("100,00", 480 - 6 * DIGIT, y))
+    rows = grid_of(words)
+    assert [row[:2] for row in rows[1:]] == [
+        ["1", "Альфа"], ["2", "Бета"], ["3", "Колос"], ["4", "Гамма"]
+    ]  # fmt: skip

@@ -785,8 +785,10 @@ def _line_rows(
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
-        phrases = line.phrases
         ocr = line.words[0].confidence is not None
+        if ocr and bounds:
+            line = _number_read_as_letter(line, bounds)
+        phrases = line.phrases
         lead, first = _leading_numbers(line.words), 0
         if not lead and len(line.words) > 1:
             # A first word in a column of its own is its cell whatever OCR read in it (a
@@ -845,6 +847,25 @@ def _line_rows(
     if fold:
         return fold_wrapped(table, height)
     return [line.cells for line in table]
+
+
+def _number_read_as_letter(line: Line, bounds: Sequence[float]) -> Line:
+    """A line whose first word is a row's one-digit number read as its look-alike letter and
+    glued to the name in the next column ("ЗКолос СПК" for 3 | Колос СПК), cut at the column
+    boundary between them, the number read as its digit. Only a capital after the cut: a
+    word of a title that runs over the boundary ("З|атраты") stays whole."""
+    head = line.words[0]
+    if head.text[:1] not in DIGIT_LOOKALIKES:
+        return line
+    parts = _cut_word(head, bounds)
+    if len(parts) != 2 or len(parts[0].text) != 1 or not parts[1].text[:1].isupper():
+        return line
+    number = replace(parts[0], text=DIGIT_LOOKALIKES[parts[0].text])
+    first = line.phrases[0]
+    return Line(
+        [number, parts[1], *line.words[1:]],
+        [Phrase([number]), Phrase([parts[1], *first.words[1:]]), *line.phrases[1:]],
+    )
 
 
 def _cut_leading(
