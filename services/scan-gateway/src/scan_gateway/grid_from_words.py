@@ -918,7 +918,10 @@ def _split_at_overflow(
     """A caption's line cut before a word that starts where a column's values start (a gap's
     far side, within ``near``), after a word that runs on into that gap: a caption wider
     than its column ("Наименование корреспондента") set as close to the next caption ("ИНН")
-    as the words of one. A group caption's words stop short of the gaps they span."""
+    as the words of one. Only a caption set left at its column's edge runs on so; a group
+    caption centred over two columns ("НА | НАЧАЛО") may have a word start at a gap."""
+    if not any(abs(phrase.x0 - b) <= near for _, b in gaps):
+        return [phrase]
     parts = [Phrase([phrase.words[0]])]
     for before, word in itertools.pairwise(phrase.words):
         if any(a <= before.x1 < word.x0 and abs(word.x0 - b) <= near for a, b in gaps):
