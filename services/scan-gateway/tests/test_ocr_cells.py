@@ -1048,18 +1048,30 @@ def test_a_photos_next_page_takes_the_columns_of_the_page_before_in_its_own_scal
 AMOUNTS = ("100,00", None, "50,00", "30,00", "120,00", None)
 
 
-def test_a_row_number_read_as_a_letter_and_glued_to_the_name_is_cut_at_the_boundary() -> None:
-    # Row 3's number read as «З», no space before the name: «ЗКолос». The characters show
-    # where the number column ends; the number is the digit the letter stands for.
-    words = [ocr_word(t, x, 20) for t, x in (("№", 100), ("Наименование", 130), ("Сумма", 400))]
+@pytest.mark.parametrize("apart", [True, False])
+def test_a_row_number_read_as_a_letter_and_glued_to_the_name_is_cut_at_the_boundary(
+    apart: bool,
+) -> None:
+    # Row 3's number read as «З», no space before the name: «ЗКолос». The number is the
+    # digit the letter stands for, and the column boundary the other rows show parts them,
+    # even where OCR's boxes of the characters run together over the gap.
+    # The names start 12 after the numbers end: closer than two phrases.
+    words = [ocr_word(t, x, 20) for t, x in (("№", 80), ("Наименование", 124), ("Дебет", 400))]
+    words.append(ocr_word("Кредит", 600, 20))
     for k, name in enumerate(("Альфа", "Бета", "Колос", "Гамма")):
         y = 60 + 40 * k
         if k == 2:
-            chars = ((100.0, 112.0), *((130 + j * DIGIT, 142 + j * DIGIT) for j in range(5)))
+            letter = (124.0, 136.0) if apart else (113.0, 136.0)
+            chars = (
+                (100.0, 112.0),
+                letter,
+                *((138 + j * DIGIT, 150 + j * DIGIT) for j in range(4)),
+            )
             words.append(Word("З" + name, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
         else:
-            words += [ocr_word(str(k + 1), 100, y), ocr_word(name, 130, y)]
+            words += [ocr_word(str(k + 1), 100, y), ocr_word(name, 124, y)]
         words.append(ocr_word("100,00", 480 - 6 * DIGIT, y))
+        words.append(ocr_word("5,00", 680 - 4 * DIGIT, y))
     rows = grid_of(words)
     assert [row[:2] for row in rows[1:]] == [
         ["1", "Альфа"], ["2", "Бета"], ["3", "Колос"], ["4", "Гамма"]

@@ -480,11 +480,19 @@ def _ink(line: Line) -> list[tuple[float, float]]:
         lead = 0  # a line of numbers only: amounts
     spans: list[tuple[float, float]] = []
     for k, word in enumerate(line.words):
+        if k == 0 and _number_and_name(word.text):
+            continue  # where OCR's boxes of its characters run together, nothing is known
         if k < lead and len(word.chars) == len(word.text):
             spans += word.chars
         else:
             spans.append((word.x0, word.x1))
     return spans
+
+
+def _number_and_name(text: str) -> bool:
+    """A row's one-digit number read as its look-alike letter and the capitalised name after
+    it as one word ("ЗЛист", "ЗКолос"; not "ООО" or "ЗАО")."""
+    return text[:1] in DIGIT_LOOKALIKES and text[1:2].isupper() and text[2:3].islower()
 
 
 def _uncovered(spans: Sequence[tuple[float, float]], allowed: int) -> list[tuple[float, float]]:
@@ -852,13 +860,12 @@ def _line_rows(
 def _number_read_as_letter(line: Line, bounds: Sequence[float]) -> Line:
     """A line whose first word is a row's one-digit number read as its look-alike letter and
     glued to the name in the next column ("ЗКолос СПК" for 3 | Колос СПК), cut at the column
-    boundary between them, the number read as its digit. Only a capital after the cut: a
-    word of a title that runs over the boundary ("З|атраты") stays whole."""
+    boundary between them, the number read as its digit."""
     head = line.words[0]
-    if head.text[:1] not in DIGIT_LOOKALIKES:
+    if not _number_and_name(head.text):
         return line
     parts = _cut_word(head, bounds)
-    if len(parts) != 2 or len(parts[0].text) != 1 or not parts[1].text[:1].isupper():
+    if len(parts) != 2 or len(parts[0].text) != 1:
         return line
     number = replace(parts[0], text=DIGIT_LOOKALIKES[parts[0].text])
     first = line.phrases[0]
