@@ -413,6 +413,16 @@ def test_title_organisation_period_and_units_read_through_misreads() -> None:
     assert (titles.unit, titles.currency, titles.account_code) == ("thousands", "BYN", "60")
 
 
+def test_a_period_whose_year_ocr_read_with_a_space_in_it_starts_on_its_day() -> None:
+    period = period_in("Период: 01.03.2 024 - 31.03.2024")
+    assert period is not None
+    assert (period.start, period.end, period.text) == (
+        datetime.date(2024, 3, 1),
+        datetime.date(2024, 3, 31),
+        "Период: 01.03.2024 - 31.03.2024",
+    )
+
+
 @pytest.mark.parametrize(
     "line",
     ["с 01.07.2024 по 30.09.2024", "с01.07.2024 по 30.09.2024", "с 01. 07.2024 по 30.09.2024"],

@@ -162,8 +162,13 @@ def _misread_code(text: str) -> str | None:
     return None
 
 
+# A date whose year OCR read with a space in it ("01.03.2 024").
+_YEAR_APART = re.compile(r"\b(\d{1,2}[./]\d{1,2}[./])(\d \d{3}|\d\d \d\d|\d{3} \d)\b")
+
+
 def period_in(line: str) -> Period | None:
     """The period named in a line, its text starting where the period wording starts."""
+    line = _YEAR_APART.sub(lambda m: m.group(1) + m.group(2).replace(" ", ""), line)
     title_line = TitleLine.of(line)
     match = _PERIOD_START.search(title_line.read)
     if match is None:
