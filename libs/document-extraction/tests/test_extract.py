@@ -506,6 +506,18 @@ def test_a_title_repeated_on_every_page_keeps_one_statement() -> None:
     assert len(extraction.documents) == 1
 
 
+def test_a_bank_as_the_counterparty_read_off_a_page_is_named_as_the_directory_names_it() -> None:
+    fee = ["31.03.2025", "3", -1.0, "ОАО «АСВ Беларусбанк»", None, None, "Комиссия банка"]
+    rows = statement([*LINES, fee], closing="1 299,00")
+    confidence: list[list[float | None]] = [[90.0] * 7 for _ in rows]
+    ocr = Grid("p", rows, kind="page", page=1, cell_confidence=confidence)
+    read = extract([ocr]).documents[0]
+    assert read.transactions[-1].counterparty_name == "ОАО «АСБ Беларусбанк»"
+    # A workbook's cell is as typed.
+    typed = extract([Grid("Выписка", rows)]).documents[0]
+    assert typed.transactions[-1].counterparty_name == "ОАО «АСВ Беларусбанк»"
+
+
 def test_a_bic_in_the_bank_line_that_ocr_parted_from_its_location_code_is_one_bic() -> None:
     rows = statement(LINES)
     rows[0] = ["Банк: ОАО «Приорбанк», БИК PJCBBY 2Х"]

@@ -699,6 +699,9 @@ def build_statement(grid: Grid, header: StatementHeader) -> Statement:
         bic = bic_by_account(bic_read if bic is None else bic, account)
         account = account_by_bic(account, bic)
         bank = bank_name(bank, bank_code(bic, account))
+        if name is not None and grid.cell_confidence is not None and "банк" in name.lower():
+            # A bank as the counterparty (its fee), its name read off a page: the directory's.
+            name = bank_name(name, None)
         tax_id = _tax_id(cell(row, "tax_id"))
         sure = _vouched_columns(cols, account, tax_id, bic)
         unsure = [c for c in used_cols if c not in sure]
