@@ -95,6 +95,7 @@ def legal_form_spelled(text: str) -> str:
     "3A0 «Альфа-Банк»") with the form spelled as printed, and without an outline level or
     row number read into it ("0 ООО «Альфа»", "0000 «Альфа»", "0 0 00 «Альфа»", or a piece
     of a border: "] ООО «Альфа»"); any other text as it is."""
+    text = _STATE_FORM.sub("ГП ", text)
     match = _BEFORE_NAME.match(text)
     if match is None:
         return text
@@ -123,11 +124,14 @@ def legal_form_spelled(text: str) -> str:
 # "ИП" before a person's surname and initials, its letters read in Latin ("WN", "MN"): an
 # individual entrepreneur, the only form a person's name follows.
 _SURNAME_INITIALS = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?\s+[А-ЯЁ]\.\s*[А-ЯЁ]\.$"
-_PERSON_FORM: Final = re.compile(rf"^[WMNUH][NnП]\s+(?={_SURNAME_INITIALS})")
+_PERSON_FORM: Final = re.compile(rf"^[WMNUH](?:[NnП]|II)\s+(?={_SURNAME_INITIALS})")
+# "ГП" before a quoted name, its letters read as vertical strokes ("ITI", "III").
+_STATE_FORM: Final = re.compile(r"^[ITТГ](?:[ITТ]I|П)\s+(?=«)")
 
 
 def person_form_spelled(text: str) -> str:
-    """A person's name after "ИП" read in Latin ("WN Ковалёв А. Н.") with "ИП" as printed;
+    """A person's name after "ИП" read in Latin ("WN Ковалёв А. Н.", "UII Ковалёв А. Н.") with
+    "ИП" as printed;
     any other text as it is."""
     return _PERSON_FORM.sub("ИП ", text)
 
