@@ -408,6 +408,21 @@ def test_a_name_caption_wrapped_into_the_band_of_the_group_captions_names_the_co
     assert (header.label_col, header.name_col) == (0, 1)
 
 
+def test_a_tax_id_column_whose_caption_went_unread_is_found_by_its_check_digits() -> None:
+    # "УНП" read as "yon"; the document numbers beside it are no taxpayer's numbers.
+    rows = [
+        ["Дата", "№ док.", "Сумма", "Наименование", "yon", "Назначение платежа"],
+        ["06.12.2024", "65483", "20157,37", "ОАО «Керамин»", "257245662", "Возврат"],
+        ["06.12.2024", "57710", "46891,58", "ООО «ТрансЛогистик»", "246027938", "Предоплата"],
+        ["08.12.2024", "50494", "38364,18", "ООО «Ромашка и Ко»", "368588830", "Оплата"],
+        ["09.12.2024", "2619", "409,02", "ООО «Евроопт-Снаб»", "170765614", "Оплата"],
+    ]  # fmt: skip
+    header = find_statement_header(rows)
+    assert header is not None
+    assert header.columns["tax_id"] == 4
+    assert header.columns["number"] == 1
+
+
 def test_a_bic_column_whose_caption_went_unread_is_found_by_its_codes() -> None:
     # "БИК" read as "BUK"; the codes themselves read with Cyrillic look-alikes or a mark.
     rows = [

@@ -32,7 +32,7 @@ from document_extraction.captions import (
 from document_extraction.checks import row_balances
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
-from document_extraction.identifiers import readable_account
+from document_extraction.identifiers import normalize_tax_id, readable_account, tax_id_valid
 from document_extraction.lookalikes import (
     LEGAL_FORMS,
     Vocabulary,
@@ -895,9 +895,16 @@ def _is_swift_bic(text: str) -> bool:
     return bool(_SWIFT_BIC.fullmatch(latin_spelling(text.replace(" ", ""))))
 
 
+def _is_tax_id(text: str) -> bool:
+    """A taxpayer's number whose check digit holds (a document's number or an amount does
+    so by chance only now and then)."""
+    tax_id = normalize_tax_id(text)
+    return tax_id is not None and tax_id.isdigit() and tax_id_valid(tax_id)
+
+
 # The body says what a column holds when OCR misread its caption ("ПолучателыПлательщик",
-# "BUK" for "БИК").
-_BY_BODY: Final = (("name", _names_a_party), ("bic", _is_swift_bic))
+# "BUK" for "БИК", "yon" for "УНП").
+_BY_BODY: Final = (("name", _names_a_party), ("bic", _is_swift_bic), ("tax_id", _is_tax_id))
 
 
 def _column_by_body(
