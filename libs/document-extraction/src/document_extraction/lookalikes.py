@@ -131,8 +131,7 @@ _STATE_FORM: Final = re.compile(r"^[ITТГ](?:[ITТ]I|П)\s+(?=«)")
 
 def person_form_spelled(text: str) -> str:
     """A person's name after "ИП" read in Latin ("WN Ковалёв А. Н.", "UII Ковалёв А. Н.") with
-    "ИП" as printed;
-    any other text as it is."""
+    "ИП" as printed; any other text as it is."""
     return _PERSON_FORM.sub("ИП ", text)
 
 

@@ -214,7 +214,7 @@ def column_gaps(
     # starts.
     starts = [
         *_shared_starts(lines[first_amounts:], narrowest),
-        *_names_after_amounts(lines, narrowest),
+        *_starts_within_runs(lines, narrowest),
     ]
     body = [
         Line(
@@ -953,12 +953,12 @@ def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
 _CURRENCIES = frozenset({"BYN", "BYR", "RUB", "RUR", "USD", "EUR", "KZT", "KGS", "CNY"})
 
 
-def _names_after_amounts(lines: Sequence[Line], near: float) -> list[float]:
-    """Where names that follow an amount in one run start together (within ``near``) on two
-    lines or more: amounts set right against the names set left beside them, closer than
-    a space ("-46601,7 ООО «Сигма»"). A name is capitalised, no currency's code, and runs
-    on past its first word. So do documents' numbers after a date ("09.09.2024 80089": a
-    value date and the number beside it; a time is the date's own)."""
+def _starts_within_runs(lines: Sequence[Line], near: float) -> list[float]:
+    """Where cells that OCR read into the run before them start together (within ``near``)
+    on two lines or more: names after an amount set right against them, closer than a space
+    ("-46601,7 ООО «Сигма»"; a name is capitalised, no currency's code, and runs on past its
+    first word), and documents' numbers after a date ("09.09.2024 80089": a value date and
+    the number beside it; a time is the date's own)."""
 
     def after(before: str, word: str, last: bool) -> bool:
         if starts_with_date(before) and ":" not in before:
