@@ -22,7 +22,7 @@ import itertools
 import math
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -802,7 +802,7 @@ def _line_rows(
             # A first word in a column of its own is its cell whatever OCR read in it (a
             # level "1" read as "не"): the numbers after it may still be read as one word.
             words = line.words
-            first = int(any(words[0].x1 <= bound <= words[1].x0 for bound in bounds))
+            first = int(_bound_between(words[0], words[1], bounds))
             lead = first + _leading_numbers(words[first:]) if first else 0
         # A short first word alone in its column is a level whatever OCR read ("О", "не").
         level = first and len(line.words[0].text) <= MAX_LEVEL_READ
@@ -887,18 +887,30 @@ def _cut_leading(
     ]
 
 
+def _cut_before(phrase: Phrase, cut: Callable[[int, Word, Word], bool]) -> list[Phrase]:
+    """A phrase in pieces: a new one starts at each word that ``cut`` (given the word's place
+    from 1, the word before it and the word) says starts a cell."""
+    parts = [Phrase([phrase.words[0]])]
+    for k, (before, word) in enumerate(itertools.pairwise(phrase.words), start=1):
+        if cut(k, before, word):
+            parts.append(Phrase([word]))
+        else:
+            parts[-1].words.append(word)
+    return parts
+
+
+def _bound_between(before: Word, word: Word, bounds: Sequence[float]) -> bool:
+    return any(before.x1 <= bound <= word.x0 for bound in bounds)
+
+
 def _apart_after(phrase: Phrase, bounds: Sequence[float], count: int) -> list[Phrase]:
     """A line's first phrase cut between its ``count`` leading numbers, and after them, where
     a column boundary falls there (an outline level before a code: "0 | 41 Товары")."""
     if not 0 < count < len(phrase.words):
         return [phrase]
-    parts = [Phrase([phrase.words[0]])]
-    for k, (before, word) in enumerate(itertools.pairwise(phrase.words), start=1):
-        if k <= count and any(before.x1 <= bound <= word.x0 for bound in bounds):
-            parts.append(Phrase([word]))
-        else:
-            parts[-1].words.append(word)
-    return parts
+    return _cut_before(
+        phrase, lambda k, before, word: k <= count and _bound_between(before, word, bounds)
+    )
 
 
 def _split_at_bounds(
@@ -908,15 +920,13 @@ def _split_at_bounds(
     or before a word that starts where a column's values start (``edges``, within ``near``:
     a wrapped name's line may run on into the gap before it): OCR sets neighbouring cells as
     close as the words of one (a text layer's runs say where its cells end)."""
-    parts = [Phrase([phrase.words[0]])]
-    for before, word in itertools.pairwise(phrase.words):
-        if any(before.x1 <= bound <= word.x0 for bound in bounds) or any(
-            before.x1 < edge and abs(word.x0 - edge) <= near for edge in edges
-        ):
-            parts.append(Phrase([word]))
-        else:
-            parts[-1].words.append(word)
-    return parts
+    return _cut_before(
+        phrase,
+        lambda _, before, word: (
+            _bound_between(before, word, bounds)
+            or any(before.x1 < edge and abs(word.x0 - edge) <= near for edge in edges)
+        ),
+    )
 
 
 def _split_at_overflow(
@@ -929,13 +939,12 @@ def _split_at_overflow(
     caption centred over two columns ("НА | НАЧАЛО") may have a word start at a gap."""
     if not any(abs(phrase.x0 - b) <= near for _, b in gaps):
         return [phrase]
-    parts = [Phrase([phrase.words[0]])]
-    for before, word in itertools.pairwise(phrase.words):
-        if any(a <= before.x1 < word.x0 and abs(word.x0 - b) <= near for a, b in gaps):
-            parts.append(Phrase([word]))
-        else:
-            parts[-1].words.append(word)
-    return parts
+    return _cut_before(
+        phrase,
+        lambda _, before, word: any(
+            a <= before.x1 < word.x0 and abs(word.x0 - b) <= near for a, b in gaps
+        ),
+    )
 
 
 def _shared_starts(lines: Sequence[Line], near: float) -> list[float]:
@@ -992,13 +1001,12 @@ def _shared_ends(lines: Sequence[Line], near: float) -> list[float]:
 def _split_at_starts(phrase: Phrase, starts: Sequence[float], near: float) -> list[Phrase]:
     """A run cut before a word that starts where a column's values start (within ``near``):
     a printer may set a caption's first line and the next cell's in one run."""
-    parts = [Phrase([phrase.words[0]])]
-    for before, word in itertools.pairwise(phrase.words):
-        if before.x1 < word.x0 and any(abs(word.x0 - b) <= near for b in starts):
-            parts.append(Phrase([word]))
-        else:
-            parts[-1].words.append(word)
-    return parts
+    return _cut_before(
+        phrase,
+        lambda _, before, word: (
+            before.x1 < word.x0 and any(abs(word.x0 - b) <= near for b in starts)
+        ),
+    )
 
 
 Moved = tuple[list[dict[int, list[Word]]], list[int]]
