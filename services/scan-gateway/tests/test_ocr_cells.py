@@ -1076,3 +1076,23 @@ def test_a_row_number_read_as_a_letter_and_glued_to_the_name_is_cut_at_the_bound
     assert [row[:2] for row in rows[1:]] == [
         ["1", "Альфа"], ["2", "Бета"], ["3", "Колос"], ["4", "Гамма"]
     ]  # fmt: skip
+
+
+def test_an_account_row_whose_name_starts_in_the_gap_after_its_level_is_cut_at_the_gap() -> None:
+    # Levels set right at 40-52, names indented by their level: the account's own name
+    # starts at 60, inside the gap its subaccounts' names (from 80) leave after the levels.
+    # OCR reads the level, the code and the name as one phrase ("0 76 Расчеты").
+    words = [ocr_word(t, x, 10) for t, x in (("Субконто", 60), ("Дебет", 560), ("Кредит", 760))]
+    body = [("0", 60, "76 Расчеты", "900,00")]
+    body += [("1", 80, "Колесников", "300,00"), ("2", 100, "Договор", "100,00")] * 8
+    for k, (level, x, name, amount) in enumerate(body):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(level, 40, y))
+        for part in name.split():
+            words.append(ocr_word(part, x, y))
+            x += len(part) * DIGIT + 8
+        words += [ocr_word(amount, right - len(amount) * DIGIT, y) for right in (700, 900)]
+    rows = grid_of(words)
+    assert [row[:2] for row in rows[1:4]] == [
+        ["0", "76 Расчеты"], ["1", "Колесников"], ["2", "Договор"]
+    ]  # fmt: skip

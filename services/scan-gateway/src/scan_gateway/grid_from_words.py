@@ -810,7 +810,7 @@ def _line_rows(
             phrases = _cut_leading(phrases, line.words[first:lead], bounds)
             # A title's line too: the outline level printed before it ("0 ООО «Альфа»",
             # "О Валюта: BYN") is the level column's, where a column boundary parts them.
-            phrases = [*_apart_after(phrases[0], bounds, lead), *phrases[1:]]
+            phrases = [*_apart_after(phrases[0], bounds, gaps, lead), *phrases[1:]]
             head = phrases[0].words
             if level and len(head) == 1 and head[0].text in DIGIT_LOOKALIKES:
                 phrases[0] = Phrase([replace(head[0], text=DIGIT_LOOKALIKES[head[0].text])])
@@ -903,13 +903,19 @@ def _bound_between(before: Word, word: Word, bounds: Sequence[float]) -> bool:
     return any(before.x1 <= bound <= word.x0 for bound in bounds)
 
 
-def _apart_after(phrase: Phrase, bounds: Sequence[float], count: int) -> list[Phrase]:
+def _apart_after(
+    phrase: Phrase, bounds: Sequence[float], gaps: Sequence[tuple[float, float]], count: int
+) -> list[Phrase]:
     """A line's first phrase cut between its ``count`` leading numbers, and after them, where
-    a column boundary falls there (an outline level before a code: "0 | 41 Товары")."""
+    a column boundary falls there (an outline level before a code: "0 | 41 Товары"), or
+    where a gap opens: an account's name set less indented than its subaccounts' starts in
+    the gap after the levels ("0 | 76 Расчеты")."""
     if not 0 < count < len(phrase.words):
         return [phrase]
     return _cut_before(
-        phrase, lambda k, before, word: k <= count and _bound_between(before, word, bounds)
+        phrase,
+        lambda k, before, word: k <= count
+        and (_bound_between(before, word, bounds) or any(before.x1 <= a < word.x0 for a, _ in gaps)),
     )
 
 
