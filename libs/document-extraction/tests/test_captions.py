@@ -194,3 +194,18 @@ def test_a_header_read_again_through_ocr_misreads_is_known_again() -> None:
     ]
     repeats = HeaderRepeats(rows, 0, 1)
     assert [row in repeats for row in rows[2:]] == [False, True, True, True, False, False]
+
+
+def test_a_header_repeated_with_a_letter_of_a_caption_read_as_a_digit_is_known_again() -> None:
+    # OCR read "Об." as "O6." or "06.": a digit or two among a caption's words are letters
+    # misread; a number of three digits, or a cell of digits alone, is no caption.
+    rows: list[list[str | None]] = [
+        ["Субконто", "Сальдо деб. на нач. периода", "Об. деб. за период", "Об. кред. за период"],
+        ["Болт М12х60", "49175,70", "(1159,60)", "9637,90"],
+        ["Субконто", "Сальдо деб. на нач. периода", "O6. деб. за период", "Об. кред. за период"],
+        ["Субконто", "Сальдо деб. на нач. периода", "06. деб. за период", "Об. кред. за период"],
+        ["Субконто", "Сальдо деб. на нач. периода", "367 деб. за период", "Об. кред. за период"],
+        ["Субконто", "Сальдо деб. на нач. периода", "1159,60", "Об. кред. за период"],
+    ]
+    repeats = HeaderRepeats(rows, 0, 0)
+    assert [row in repeats for row in rows[1:]] == [False, True, True, False, False]

@@ -464,8 +464,10 @@ class HeaderRepeats:
             level, _, rest = cell.strip().partition(" ")
             read = rest if rest and len(level) == 1 and level.isdigit() else cell
             text = caption_text(read).replace(" ", "")
-            if any(ch.isdigit() for ch in read) and not self._within(column, text, exactly=True):
-                return False  # digits are a caption's date read exactly, or an amount
+            if _has_number(read) and not self._within(column, text, exactly=True):
+                # A number is a caption's date read exactly, or an amount; a digit inside
+                # a word is a letter misread ("O6." for "Об.").
+                return False
             texts.append((column, text))
         found = sum(self._within(column, text) for column, text in texts)
         return found >= 2 and len(texts) - found <= found // 2
@@ -485,3 +487,17 @@ class HeaderRepeats:
             ocr_distance(text, captions[k : k + len(text)], budget) <= budget
             for k in range(len(captions) - len(text) + 1)
         )
+
+
+def _has_number(text: str) -> bool:
+    """Digits in ``text`` that are a number: with no letter beside them in the cell, or
+    three or more in a word of no letters. One or two among words ("06. деб. за период")
+    are letters misread."""
+    if not any(ch.isdigit() for ch in text):
+        return False
+    if not any(ch.isalpha() for ch in text):
+        return True
+    return any(
+        sum(ch.isdigit() for ch in word) >= 3 and not any(ch.isalpha() for ch in word)
+        for word in text.split()
+    )
