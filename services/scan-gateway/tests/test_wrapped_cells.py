@@ -156,6 +156,25 @@ def test_a_name_that_starts_with_its_code_on_a_line_without_amounts_is_a_row_of_
     ]
 
 
+def test_a_wrapped_names_last_line_of_a_code_and_a_number_in_brackets_is_no_row() -> None:
+    # "… учитываемых на счете" / "01 (1)": a code with no name after it is the name's end.
+    y = PITCH + ROW_GAP
+    lines = [
+        line(0, {0: "Счет", 1: "Сальдо"}),
+        line(y, {0: "02 Амортизация", 1: "500,00"}),
+        line(2 * y, {0: "02.1 Амортизация ОС", 1: "500,00"}),
+        line(2 * y + PITCH, {0: "учитываемых на счете"}),
+        line(2 * y + 2 * PITCH, {0: "01 (1)"}),
+        line(3 * y + 2 * PITCH, {0: "10 Материалы", 1: "7,00"}),
+    ]
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert [row[0] for row in rows[1:]] == [
+        "02 Амортизация",
+        "02.1 Амортизация ОС учитываемых на счете 01 (1)",
+        "10 Материалы",
+    ]
+
+
 def test_the_lines_of_one_wrapped_cell_join_one_row_even_when_the_last_is_nearer_the_next() -> None:
     # Day captions sit close above their transactions, purposes wrap below: the page looks
     # centred, and a purpose's third line is nearer the next transaction than its first.
