@@ -565,3 +565,26 @@ def test_a_money_column_the_arithmetic_placed_without_a_caption_gives_a_header()
     assert header is not None
     assert (header.label_col, header.name_col) == (0, 1)
     assert header.confidence < 100
+
+
+def test_a_code_column_over_a_column_number_read_into_the_header_is_the_code_column() -> None:
+    # A scan misread the sides ("ОТ", "АТ") and two column numbers (".7", "ath"): the header
+    # is read down to the numbers, which give the code column a caption of its own, "3".
+    rows = [
+        ["СЧЕТ", "НАИМЕНОВАНИЕ", "ПОКАЗА-\nТЕЛИ", "САЛЬДО НАЧ\nПЕРИОДА", None, None,
+         "—ОБЗА ПЕРИОД", None, None, None, None, None, None, None, "САЛЬДО\nПЕРИОДА", "КОН", None],
+        [None, None, None, "ОТ", None, "кт", "АТ", "[10", None, "[62", "|КТ", "10", "[60", "[90",
+         "АТ", None, "кт"],
+        ["3", None, "4", "5", "6", ".7", None, "8", "9", "10", "ath", "12", "13", "14", None,
+         "15", "16"],
+        ["76", "Расчеты с разными дебиторами и кредиторами", "БУ", "60625,10", None, "—",
+         "111410,20", "50393,10", None, "61017,10", "124399,60", "15620,30", "58378,50",
+         "50400,80", "68893,20", None, "21257,50"],
+        [None, "ЗАО «Атлант-Энерго»", "БУ", "8922,40", None, "—", "16174,90", "1945,70", None,
+         "14229,20", "37994,70", "6059,30", "17097,20", "14838,20", "—", None, "12897,40"],
+        [None, "РУП «Связьинвест-Сервис»", "БУ", "2915,10", None, "—", "49003,30", "13314,90",
+         None, "35688,40", "21737,70", "6129,00", "4568,10", "11040,60", "30180,70", None, "—"],
+    ]  # fmt: skip
+    header = find_osv_header(rows)
+    assert header is not None
+    assert (header.label_col, header.name_col) == (0, 1)

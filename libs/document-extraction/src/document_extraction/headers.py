@@ -387,7 +387,8 @@ _INDICATOR_TEXTS = frozenset({"бу", "ну", "пр", "вр", "кол.", "кол
 def _label_kind(column: Column) -> str | None:
     """What a column left of the money names by its caption: "indicator", "name", "code",
     "label" (a counterparty, an item), or None."""
-    own = column.own
+    # A column number read into the header is no caption: the one above it names the column.
+    own = column.own if column.own - {NUMBER_WORD} else column.above
     if "корр" in own:
         return None
     if "показатели" in own or column.text in _INDICATOR_TEXTS:
