@@ -228,6 +228,20 @@ def test_an_amount_whose_decimal_comma_ocr_lost_is_read_where_only_so_the_row_ba
     assert document.rows[0].closing_debit == "102550.00"
 
 
+def test_amounts_of_one_row_whose_commas_ocr_lost_are_read_where_only_so_it_balances() -> None:
+    body = copy.deepcopy(BODY)
+    body[0][2:] = ["1 000,00", None, "2550", None, "102550", None]  # 25,50 and 1025,50 printed
+    rows = osv(body)
+    grid = Grid("p", rows, kind="page", page=1, cell_confidence=[[90.0] * 8 for _ in rows])
+    (document,) = extract([grid]).documents
+    assert (document.rows[0].turnover_debit, document.rows[0].closing_debit) == (
+        "25.50",
+        "1025.50",
+    )
+    lost = [w for w in document.warnings if w.code == "AMOUNT_SEPARATOR_LOST"]
+    assert len(lost) == 2
+
+
 def test_low_confidence_document_needs_check() -> None:
     rows = osv()
     confidence: list[list[float | None]] = [[40.0] * 8 for _ in rows]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -217,34 +218,47 @@ class _Amounts:
 
     def separator_lost(
         self, row: Sequence[CellValue], index: int, values: list[int | None]
-    ) -> Warning | None:
-        """A row that does not balance as read, but does where one amount printed as digits
-        alone is read with its last two as kopecks: OCR lost the amount's decimal comma
-        ("4247140" for "42471,40"). ``values`` get that reading; the warning says so on the
+    ) -> list[Warning]:
+        """A row that does not balance as read, but does where some amounts printed as digits
+        alone are read with their last two as kopecks: OCR lost their decimal commas
+        ("4247140" for "42471,40"). The fewest such amounts that balance the row, where only
+        one choice of them does; ``values`` get that reading, and a warning says so on each
         cell. Signed balance columns are left as they are."""
         if self.signed:
-            return None
-        found: list[tuple[int, int]] = []
-        for position, col in enumerate(self.money_cols):
-            cell = row[col] if col < len(row) else None
-            value = values[position]
-            if not isinstance(cell, str) or value is None or not _DIGITS_ONLY.fullmatch(cell):
-                continue
-            changed = [v or 0 for v in values]
-            changed[position] = value // 100
-            if row_balances(changed):
-                found.append((position, value // 100))
+            return []
+        digits = [
+            position
+            for position, col in enumerate(self.money_cols)
+            if values[position] is not None
+            and isinstance(cell := row[col] if col < len(row) else None, str)
+            and _DIGITS_ONLY.fullmatch(cell)
+        ]
+        found: list[tuple[int, ...]] = []
+        for count in range(1, min(len(digits), MAX_SEPARATORS_LOST) + 1):
+            for chosen in itertools.combinations(digits, count):
+                changed = [v or 0 for v in values]
+                for position in chosen:
+                    changed[position] //= 100
+                if row_balances(changed):
+                    found.append(chosen)
+            if found:
+                break
         if len(found) != 1:
-            return None
-        position, cents = found[0]
-        col = self.money_cols[position]
-        values[position] = cents
-        return warning(
-            "AMOUNT_SEPARATOR_LOST",
-            f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: запятая не "
-            "распознана, и только так строка сходится; сверьте с изображением",
-            self.locate.row(index, col),
-        )
+            return []
+        lost = []
+        for position in found[0]:
+            col = self.money_cols[position]
+            cents = (values[position] or 0) // 100
+            values[position] = cents
+            lost.append(
+                warning(
+                    "AMOUNT_SEPARATOR_LOST",
+                    f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: "
+                    "запятая не распознана, и только так строка сходится; сверьте с изображением",
+                    self.locate.row(index, col),
+                )
+            )
+        return lost
 
     def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
         """Whether signed balances print credit balances as positive: true when more rows
@@ -264,6 +278,9 @@ class _Amounts:
 
 # An amount as OCR may read it without its decimal comma: digits alone, kopecks included.
 _DIGITS_ONLY = re.compile(r"\s*-?\d{3,}\s*")
+# How many amounts of one row may have lost their commas: a row's six amounts have few
+# ways to balance, so more would be a guess.
+MAX_SEPARATORS_LOST = 3
 # A level column holds small whole numbers only.
 _MAX_LEVEL = 9
 
@@ -469,8 +486,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         balanced = row_balances(amounts)
         if not balanced and ocr is not None:
             lost = amounts_of.separator_lost(row, index, values)
-            if lost is not None:
-                warnings.append(lost)
+            if lost:
+                warnings.extend(lost)
                 amounts, balanced = [v or 0 for v in values], True
         if not balanced:
             balance_warnings.append(
