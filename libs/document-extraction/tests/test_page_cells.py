@@ -65,6 +65,25 @@ def test_a_signature_line_below_the_table_in_the_level_column_leaves_its_levels(
     assert level_column(rows, 0, 1) == {}
 
 
+def test_a_level_ocr_read_as_marks_leaves_the_level_column_and_its_quantity_row_no_row() -> None:
+    rows = [["0", "10", "Материалы"], ["1", "10.1", "Сырье"], ["ie}", "Количество", None],
+            ["0", "41", "Товары"], ["1", "41.1", "Товары на складах"]]  # fmt: skip
+    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 3: 0, 4: 1}
+    money = ["100,00", "-", "-", "-", "100,00", "-"]
+    grid_rows = [
+        ["Уровень", "Счет", "Наименование", "Сальдо на начало", None, "Обороты", None,
+         "Сальдо на конец", None],
+        [None, None, None, "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+        ["0", "10", "Материалы", *money],
+        ["1", "10.1", "Сырье", *money],
+        ["ie}", "Количество", None, "3452", "-", "-", "-", "3452", "-"],
+        ["0", "41", "Товары", *money],
+        ["1", "41.1", "Товары на складах", *money],
+    ]  # fmt: skip
+    (document,) = extract([Grid("p", grid_rows, kind="page", page=1)]).documents
+    assert [row.code for row in document.rows] == ["10", "10.1", "41", "41.1"]
+
+
 def test_a_row_number_column_is_no_level_column() -> None:
     rows = [["1", "01"], ["2", "10"], ["3", "20"], ["4", "41"]]
     assert level_column(rows, 0, 1) == {}

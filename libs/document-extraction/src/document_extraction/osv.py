@@ -84,11 +84,16 @@ def is_other_indicator(text: str) -> bool:
     return is_quantity_label(text) or _OTHER_INDICATOR.match(text) is not None
 
 
-def _first_text(row: Sequence[CellValue], last_text_col: int) -> str | None:
+def _first_text(
+    row: Sequence[CellValue], last_text_col: int, level_col: int | None = None
+) -> str | None:
     """The first text left of the money columns, in whichever column it stands (a totals or
     quantity caption is in the code column of one layout and in the name column of another),
-    when it starts with a letter: codes, the usual labels, are no caption."""
-    for cell in row[:last_text_col]:
+    when it starts with a letter: codes, the usual labels, are no caption. The level column
+    holds none, whatever OCR read there."""
+    for col, cell in enumerate(row[:last_text_col]):
+        if col == level_col:
+            continue
         if isinstance(cell, str) and cell.strip():
             if is_counter(cell):
                 continue  # a row number or an outline level, printed: a page has no numbers
@@ -303,6 +308,13 @@ def _level(cell: CellValue) -> int | None:
 def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -> dict[int, int]:
     """Outline levels printed as a column of numbers left of the table (1C's «Уровень», or a
     column a tool added), for readers that see no outline: {row index: level}, or empty."""
+    return find_level_column(rows, start, before)[1]
+
+
+def find_level_column(
+    rows: Sequence[Sequence[CellValue]], start: int, before: int
+) -> tuple[int | None, dict[int, int]]:
+    """The level column's index and its levels by row (see ``level_column``)."""
     for col in range(before):
         levels: dict[int, int] = {}
         other: int | None = None  # the first row with anything else there
@@ -313,6 +325,8 @@ def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -
                 continue
             level = _level(cell)
             if level is None:
+                if _misread_level(cell):
+                    continue
                 other = index if other is None else other
             else:
                 levels[index] = level
@@ -321,8 +335,16 @@ def level_column(rows: Sequence[Sequence[CellValue]], start: int, before: int) -
         distinct = len(set(levels.values()))
         # Levels repeat; a row-number column (1, 2, 3 …) never does.
         if 1 < distinct < len(levels) and len(levels) * 2 > len(rows) - start:
-            return levels
-    return {}
+            return col, levels
+    return None, {}
+
+
+def _misread_level(cell: CellValue) -> bool:
+    """A page's level digit OCR read as a mark or two ("ie}", "|"): a short text of no word."""
+    if not isinstance(cell, str):
+        return False
+    text = cell.strip()
+    return 0 < len(text) <= _LEAST_CAPTION and not text.isalpha()
 
 
 class _OutlineTree:
@@ -362,8 +384,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
     label_formats = {r: f for (r, c), f in formats.items() if c == label_col} if formats else {}
     body_start = header.last_row + 1
     outline = grid.outline_levels
+    level_col: int | None = None
     if not any(index >= body_start for index in outline):
-        outline = level_column(rows, body_start, min(label_col, first_money))
+        level_col, outline = find_level_column(rows, body_start, min(label_col, first_money))
     use_outline = any(index >= body_start for index in outline)
     outline_tree = _OutlineTree(outline)
     codes = _CodeTree()
@@ -415,7 +438,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             continue
         width = len(row)
         label_cell = renumbered.get(index, row[label_col] if label_col < width else None)
-        caption = _first_text(row, first_money)
+        caption = _first_text(row, first_money, level_col)
         if caption is not None and is_totals_label(caption):
             # The last totals line is the document's; one with rows after it was a subtotal
             # ("Итого по разделу"), which is neither a row nor the totals.
