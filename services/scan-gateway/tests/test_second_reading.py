@@ -30,9 +30,11 @@ class _Counted:
     def __init__(self, engine: OcrEngine) -> None:
         self.engine = engine
         self.calls = 0
+        self.heights: list[int] = []
 
     def recognize(self, image: Image.Image) -> list[Word]:
         self.calls += 1
+        self.heights.append(image.height)
         return self.engine.recognize(image)
 
 
@@ -150,3 +152,24 @@ def test_a_short_word_keeps_the_letters_of_its_phrase() -> None:
     words = read_again(first, page, engine)
 
     assert words[0].text == "MN"
+
+
+def test_a_page_of_many_doubtful_words_is_read_again_on_several_sheets() -> None:
+    # Tesseract refuses an image over 32,767 pixels high: a page where a thousand words came
+    # out doubtful would stack them higher than that on one sheet.
+    page = _lines()
+    engine = make_engine(EngineConfig())
+    read = engine.recognize(page)
+    unsure = [replace(w, confidence=41.0) for w in read]
+    one_sheet = _Counted(engine)
+    whole = read_again(unsure, page, one_sheet)
+    assert one_sheet.calls == 1
+
+    sheets = _Counted(engine)
+    parted = read_again(unsure, page, sheets, sheet_height=150)
+
+    assert sheets.calls > 2
+    assert max(sheets.heights) <= 150
+    # Alone on a sheet or among others, every word is read again, and as the page has it.
+    assert [w.text for w in parted] == [w.text for w in whole] == [w.text for w in read]
+    assert all(w.confidence is not None and w.confidence > 41.0 for w in parted)

@@ -6,8 +6,9 @@ confidence in words it reads right ("Возврат" at 47), misreads an IBAN's 
 short second line stands right under the first line's first word ("Оплата по счету … НДС"
 over "20%") it may take the two for one tall word and read neither ("ее").
 
-Every such word on a page is cut out, the cut-outs are stacked on one blank sheet and read
-in one more call:
+Every such word on a page is cut out, the cut-outs are stacked on a blank sheet and read in
+one more call (a page of many such words fills several sheets: Tesseract refuses an image
+over 32,767 pixels high):
 * a doubtful word (confidence under DOUBTFUL) as tall as two lines gives way to what the
   second reading finds in its box when that is surer by GAIN;
 * another doubtful word takes the second reading when it is surer by GAIN, or keeps its
@@ -38,6 +39,8 @@ GAIN: Final = 10.0
 SHORT: Final = 3
 # Space kept above and below each cut-out and between the cut-outs, in word heights.
 MARGIN: Final = 1.0
+# The tallest sheet of cut-outs read in one call, in pixels (well under Tesseract's limit).
+SHEET_HEIGHT: Final = 16_000
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,9 @@ def _centre_in(word: Word, left: float, top: float, right: float, bottom: float)
     return left <= word.cx <= right and top <= word.cy <= bottom
 
 
-def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[Word]:
+def read_again(
+    words: list[Word], page: Image.Image, engine: OcrEngine, sheet_height: int = SHEET_HEIGHT
+) -> list[Word]:
     """``words`` with the tall and the doubtful ones read a second time on their own."""
     image = np.asarray(page)
     typical = letter_height(words)
@@ -90,10 +95,22 @@ def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[
     # Which cut-out each word of the page goes with, if any: the only pass over them all.
     owner = [next((k for k, cut in enumerate(cuts) if cut.holds(w)), None) for w in words]
     held = [[w for w, k in zip(words, owner, strict=True) if k == c] for c in range(len(cuts))]
-    sheet, cuts = _stacked(image, cuts, held, words, margin)
-    sheet.info["dpi"] = page.info.get("dpi", (300, 300))
-    read = engine.recognize(sheet)
     kept = [w for w, k in zip(words, owner, strict=True) if k is None]
+    again: list[list[Word]] = [[] for _ in cuts]
+    for batch in _batches(cuts, margin, sheet_height):
+        sheet, placed = _stacked(
+            image, [cuts[k] for k in batch], [held[k] for k in batch], words, margin
+        )
+        sheet.info["dpi"] = page.info.get("dpi", (300, 300))
+        read = engine.recognize(sheet)
+        for k, cut in zip(batch, placed, strict=True):
+            cuts[k] = cut
+            again[k] = [
+                moved
+                for w in read
+                if cut.found(moved := _moved(w, cut))
+                and not any(_covered(moved, other) for other in kept)
+            ]
     # Each cut-out's words stand where the first word it replaces stood: reading order.
     out: list[Word] = []
     done: set[int] = set()
@@ -102,15 +119,22 @@ def read_again(words: list[Word], page: Image.Image, engine: OcrEngine) -> list[
             out.append(word)
         elif k not in done:
             done.add(k)
-            cut = cuts[k]
-            again = [
-                moved
-                for w in read
-                if cut.found(moved := _moved(w, cut))
-                and not any(_covered(moved, other) for other in kept)
-            ]
-            out += _better(cut, held[k], again)
+            out += _better(cuts[k], held[k], again[k])
     return out
+
+
+def _batches(cuts: list[_Cut], margin: int, sheet_height: int) -> list[list[int]]:
+    """The cut-outs in page order, parted into runs that each stack under ``sheet_height``."""
+    batches: list[list[int]] = [[]]
+    height = margin
+    for k, cut in enumerate(cuts):
+        step = cut.bottom - cut.top + margin
+        if batches[-1] and height + step > sheet_height:
+            batches.append([])
+            height = margin
+        batches[-1].append(k)
+        height += step
+    return batches
 
 
 def _better(cut: _Cut, first: list[Word], again: list[Word]) -> list[Word]:
