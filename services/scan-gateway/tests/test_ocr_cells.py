@@ -1096,3 +1096,26 @@ def test_an_account_row_whose_name_starts_in_the_gap_after_its_level_is_cut_at_t
     assert [row[:2] for row in rows[1:4]] == [
         ["0", "76 Расчеты"], ["1", "Колесников"], ["2", "Договор"]
     ]  # fmt: skip
+
+
+def test_a_caption_wider_than_its_values_set_left_runs_on_to_the_next_columns_edge() -> None:
+    # Amounts as text, set left in their cells: the gap after "12000,00" ends where the next
+    # column's values start, and its middle falls between "нач." and "Дт" of the caption
+    # above, which fills its cell. The cell's edge is just before the next values.
+    words = [
+        *_phrase("Счет", 60, 10),
+        *_phrase("Имя", 160, 10),
+        *_phrase("Сальдо нач. Дт", 300, 10),
+        *_phrase("Сальдо нач. Кт", 492, 10),
+        *_phrase("Оборот Дт", 684, 10),
+    ]
+    body = [("01", "ОС", "12000,00", "7,00", "10,00"), ("02", "НМА", "50,00", "350,50", "2000,00"),
+            ("03", "Товары", "610,00", "12,00", "30,00")]  # fmt: skip
+    for k, (code, name, *amounts) in enumerate(body):
+        y = 50.0 + 40 * k
+        words += [ocr_word(code, 60, y), ocr_word(name, 160, y)]
+        for left, text in zip((300, 492, 684), amounts, strict=True):
+            words.append(ocr_word(text, left, y))
+    rows = grid_of(words)
+    assert rows[0] == ["Счет", "Имя", "Сальдо нач. Дт", "Сальдо нач. Кт", "Оборот Дт"]
+    assert rows[1:] == [list(row) for row in body]

@@ -736,8 +736,8 @@ def build_page_grid(
                 narrowest=NARROWEST_GAP * height,
             )
         )
-        bounds = [(a + b) / 2 for a, b in found]
         unit = statistics.median(line.extent for line in lines)
+        bounds = _bounds(lines, found, unit)
         columns = len(found) + 1
         line_rows = _line_rows(lines, bounds, unit, fold=True, gaps=found)
         if gaps is not None:
@@ -755,6 +755,26 @@ def build_page_grid(
     # A page that continues this table without rules or a header of its own takes its
     # columns from these rules.
     return _assemble(page, rows, height, ocr, [(x, x) for x in xs])
+
+
+def _bounds(
+    lines: Sequence[Line], gaps: Sequence[tuple[float, float]], height: float
+) -> list[float]:
+    """Where one column ends and the next begins: the middle of the gap between their values,
+    or just before the next column's values where they are set left (the cell's edge is
+    there, and a caption of the column before, wider than its values, may run on past the
+    middle of the gap: "Об. За Период Дт | 06. За Период Кт")."""
+    near = NARROWEST_GAP * height
+    return [
+        max((a + b) / 2, b - near) if _set_left(lines, b, near) else (a + b) / 2 for a, b in gaps
+    ]
+
+
+def _set_left(lines: Sequence[Line], x: float, near: float) -> bool:
+    """Values that start together at ``x`` (within ``near``) on two lines or more, and end
+    apart: they are set left (values set right start together only where they are as wide)."""
+    ends = [p.words[0].x1 for line in lines for p in line.phrases if abs(p.x0 - x) <= near]
+    return len(ends) >= 2 and max(ends) - min(ends) > near
 
 
 def _line_rows(
@@ -914,8 +934,13 @@ def _apart_after(
         return [phrase]
     return _cut_before(
         phrase,
-        lambda k, before, word: k <= count
-        and (_bound_between(before, word, bounds) or any(before.x1 <= a < word.x0 for a, _ in gaps)),
+        lambda k, before, word: (
+            k <= count
+            and (
+                _bound_between(before, word, bounds)
+                or any(before.x1 <= a < word.x0 for a, _ in gaps)
+            )
+        ),
     )
 
 
