@@ -92,7 +92,7 @@ def recognize_pages(
         tolerance = OCR_GAP_TOLERANCE if page.source == "ocr" else 0.0
         grid = build_page_grid(page, gap_tolerance=tolerance)
         previous = grids[-1] if grids else None
-        if previous is not None and previous.gaps and grid.gaps and not has_header(grid):
+        if previous is not None and previous.gaps and grid.gaps:
             # The table goes on from the page before: its columns are the same, in the
             # page's own scale (each photo's sheet is cut out and enlarged on its own, a few
             # per cent larger or smaller; a page far wider or narrower was not cut out so).
@@ -100,7 +100,11 @@ def recognize_pages(
             if not 1 / MAX_PAGE_SCALE <= scale <= MAX_PAGE_SCALE:
                 scale = 1.0
             gaps = [(a * scale, b * scale) for a, b in previous.gaps]
-            grid = build_page_grid(page, gap_tolerance=tolerance, gaps=gaps)
+            # A page that prints the header again is read with its own columns, unless the
+            # page before found each of them and more (a page of few rows, or of rows whose
+            # leading numbers OCR read together, hides a narrow column).
+            if not has_header(grid) or _more_of_the_same(gaps, grid.gaps):
+                grid = build_page_grid(page, gap_tolerance=tolerance, gaps=gaps)
         grids.append(grid)
     assembled = assemble(grids)
     try:
@@ -128,6 +132,13 @@ def recognize_pages(
         metrics={"pages": len(pages), "ocr_pages": ocr_pages},
         raw={RAW_NAME: raw_words(pages)},
     )
+
+
+def _more_of_the_same(
+    before: Sequence[tuple[float, float]], own: Sequence[tuple[float, float]]
+) -> bool:
+    """``before`` has more column gaps than ``own``, and one where each of ``own`` is."""
+    return len(before) > len(own) and all(any(a <= y and x <= b for a, b in before) for x, y in own)
 
 
 def _low_confidence_rows(document: Document, grid: Grid, threshold: float) -> tuple[Warning, ...]:
