@@ -1156,3 +1156,24 @@ def test_a_page_that_prints_the_header_again_keeps_a_column_its_few_rows_hide() 
     assert isinstance(document, TrialBalance)
     levels = [(row.level, row.parent) for row in document.rows]
     assert levels == [pair for k in range(1, 20, 2) for pair in ((0, None), (1, k))]
+
+
+def test_a_rule_of_a_boxed_header_ocr_read_as_a_mark_still_parts_its_columns() -> None:
+    # The box's rule between «Дебет» and «Кредит» was read as a mark of the caption after it
+    # ("|Кредит") and is missing; the amounts below the box leave a gap there, and the
+    # box's last band has a caption on each side of it and none across it.
+    words = [ocr_word(t, x, 10) for t, x in (("№", 24), ("Вид", 64), ("Счет", 110))]
+    words += _phrase("Сальдо на начало", 460, 10)
+    words += [ocr_word("Дебет", 310, 45), ocr_word("|Кредит", 570, 45)]
+    body = [("01", "1200,00", "350,50"), ("02", "700,00", "8,50"), ("03", "61,00", "120,00"),
+            ("04", "5,00", "10,00"), ("05", "17,00", "2,00"), ("06", "9,10", "66,00")]  # fmt: skip
+    for k, (code, debit, credit) in enumerate(body):
+        y = 90.0 + 40 * k
+        words += [ocr_word(code, 110, y)]
+        words += [ocr_word(debit, 552 - DIGIT * len(debit), y)]
+        words += [ocr_word(credit, 812 - DIGIT * len(credit), y)]
+    rules = [Rule("h", y, 20, 820) for y in (5.0, 38.0, 75.0)] + [
+        Rule("v", x, 5.0, 75.0) for x in (20, 60, 100, 300, 820)
+    ]
+    rows = grid_of(words, rules)
+    assert [row[-2:] for row in rows[-6:]] == [[debit, credit] for _, debit, credit in body]

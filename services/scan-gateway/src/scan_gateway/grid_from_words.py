@@ -662,6 +662,46 @@ def _boxed_header_only(words: Sequence[Word], ys: Sequence[float], height: float
     return len(below) > 2 * (len(ys) - 1)
 
 
+def _with_lost_rules(
+    xs: list[float],
+    words: Sequence[Word],
+    ys: Sequence[float],
+    height: float,
+    gap: float,
+    tolerance: float,
+) -> list[float]:
+    """A box's rules with those OCR lost (read as a mark of a caption: "ДЕБ. |КРЕД."): where
+    the body below the box has a column gap that no rule falls in, and the box's lowest band
+    of captions has captions on both sides of a place in that gap and none across it (a gap
+    between a quantity and an amount set in one cell lies under one caption). The rule is
+    in the middle of the widest such place."""
+    below = lines_of([w for w in words if w.cy > ys[-1]], height, gap)
+    gaps = column_gaps(
+        below, tolerance=tolerance, slack=gap * height, narrowest=NARROWEST_GAP * height
+    )
+    bands = [[w for w in words if top <= w.cy <= bottom] for top, bottom in itertools.pairwise(ys)]
+    last = next((band for band in reversed(bands) if band), [])
+    lost: list[float] = []
+    for a, b in gaps:
+        if not xs[0] < a < b < xs[-1] or any(a - height <= x <= b + height for x in xs):
+            continue
+        left = max(x for x in xs if x < a)
+        right = min(x for x in xs if x > b)
+        inside = [w for w in last if left < w.x0 and w.x1 < right]
+        edges = sorted({a, b, *(e for w in inside for e in (w.x0, w.x1) if a < e < b)})
+        free = [
+            (x0, x1)
+            for x0, x1 in itertools.pairwise(edges)
+            if not any(w.x0 < (x0 + x1) / 2 < w.x1 for w in inside)
+            and any(w.x1 <= x0 for w in inside)
+            and any(w.x0 >= x1 for w in inside)
+        ]
+        if free:
+            x0, x1 = max(free, key=lambda span: span[1] - span[0])
+            lost.append((x0 + x1) / 2)
+    return sorted([*xs, *lost])
+
+
 def _framed(horizontal: list[Rule], vertical: Sequence[Rule], height: float) -> list[Rule]:
     """The horizontal rules of the table the vertical rules frame: a signature's underline or
     a rule far below a header boxed on its own bounds no row."""
@@ -712,6 +752,8 @@ def build_page_grid(
         # the columns are read off the body instead.
         body = column_gaps(lines_of(words, height, gap), tolerance=gap_tolerance)
         ruled = len(body) + 1 <= len(xs) - 1
+        if ruled:
+            xs = _with_lost_rules(xs, words, ys, height, gap, gap_tolerance)
     rows: list[dict[int, list[Word]]] = []
     if ruled:
         top, bottom = ys[0], ys[-1]
