@@ -242,6 +242,20 @@ def test_amounts_of_one_row_whose_commas_ocr_lost_are_read_where_only_so_it_bala
     assert len(lost) == 2
 
 
+def test_an_amount_read_with_the_quantity_before_it_is_read_where_only_so_it_balances() -> None:
+    body = copy.deepcopy(BODY)
+    body[1][2:] = [None, "414700,00", "500,00", "300,00", None, "500,00"]  # 414 | 700,00
+    rows = osv(body)
+    grid = Grid("p", rows, kind="page", page=1, cell_confidence=[[90.0] * 8 for _ in rows])
+    (document,) = extract([grid]).documents
+    assert document.rows[1].opening_credit == "700.00"
+    (glued,) = [w for w in document.warnings if w.code == "AMOUNT_DIGITS_GLUED"]
+    assert "414700,00" in glued.message
+    # A workbook's cell is as typed: nothing is cut.
+    (typed,) = extract([Grid("s", rows)]).documents
+    assert typed.rows[1].opening_credit == "414700.00"
+
+
 def test_low_confidence_document_needs_check() -> None:
     rows = osv()
     confidence: list[list[float | None]] = [[40.0] * 8 for _ in rows]

@@ -265,6 +265,46 @@ class _Amounts:
             )
         return lost
 
+    def number_glued(
+        self, row: Sequence[CellValue], index: int, values: list[int | None]
+    ) -> list[Warning]:
+        """A row that does not balance as read, but does where one amount loses its first
+        few digits: a number of the cell before it (a quantity set right against an amount
+        set left) that OCR read into it ("41462171,60" for 414 | 62171,60). Only where one
+        amount and one cut of it balance the row; ``values`` get that reading, and a warning
+        says so on the cell. Signed balance columns are left as they are."""
+        if self.signed:
+            return []
+        found: list[tuple[int, int]] = []
+        for position, col in enumerate(self.money_cols):
+            value, cell = values[position], row[col] if col < len(row) else None
+            if not value or not isinstance(cell, str) or not _GLUED.fullmatch(cell):
+                continue
+            digits = str(value)
+            # Kopecks and at least one digit of the amount stay, and an amount has no
+            # leading zero.
+            for cut in range(1, min(MAX_DIGITS_GLUED, len(digits) - 3) + 1):
+                if digits[cut] == "0":
+                    continue
+                changed = [v or 0 for v in values]
+                changed[position] = int(digits[cut:])
+                if row_balances(changed):
+                    found.append((position, changed[position]))
+        if len(found) != 1:
+            return []
+        position, cents = found[0]
+        col = self.money_cols[position]
+        values[position] = cents
+        return [
+            warning(
+                "AMOUNT_DIGITS_GLUED",
+                f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: первые "
+                "цифры — число соседней ячейки, и только так строка сходится; сверьте с "
+                "изображением",
+                self.locate.row(index, col),
+            )
+        ]
+
     def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
         """Whether signed balances print credit balances as positive: true when more rows
         balance that way (closing = opening + Dt − Ct) than the usual way."""
@@ -286,6 +326,10 @@ _DIGITS_ONLY = re.compile(r"\s*-?\d{3,}\s*")
 # How many amounts of one row may have lost their commas: a row's six amounts have few
 # ways to balance, so more would be a guess.
 MAX_SEPARATORS_LOST = 3
+# An amount OCR read with a number of the cell before it: digits alone before the decimals.
+_GLUED = re.compile(r"\s*\d{5,}[.,]\d{2}\s*")
+# How many digits of a number before it (a quantity) an amount may be read with.
+MAX_DIGITS_GLUED = 4
 # A level column holds small whole numbers only.
 _MAX_LEVEL = 9
 
@@ -508,7 +552,9 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         amounts = [v or 0 for v in values]
         balanced = row_balances(amounts)
         if not balanced and ocr is not None:
-            lost = amounts_of.separator_lost(row, index, values)
+            lost = amounts_of.separator_lost(row, index, values) or amounts_of.number_glued(
+                row, index, values
+            )
             if lost:
                 warnings.extend(lost)
                 amounts, balanced = [v or 0 for v in values], True
