@@ -125,8 +125,10 @@ def legal_form_spelled(text: str) -> str:
 # individual entrepreneur, the only form a person's name follows.
 _SURNAME_INITIALS = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?\s+[А-ЯЁ]\.\s*[А-ЯЁ]\.$"
 _PERSON_FORM: Final = re.compile(rf"^[WMNUH](?:[NnП]|II)\s+(?={_SURNAME_INITIALS})")
-# "ГП" before a quoted name, its letters read as vertical strokes ("ITI", "III").
-_STATE_FORM: Final = re.compile(r"^[ITТГ](?:[ITТ]I|П)\s+(?=«)")
+# "ГП" before a quoted name, its letters read as vertical strokes ("ITI", "III") or as the
+# Latin letters of strokes ("IN", "IM", "NM", "IT"). A quoted name follows a legal form, and
+# no other form is read so (ИП precedes a person's name; УП, ЧП start with Y, 4).
+_STATE_FORM: Final = re.compile(r"^[ITNТГ](?:[ITТ]I|[ПNMT])\s+(?=«)")
 
 
 def person_form_spelled(text: str) -> str:
