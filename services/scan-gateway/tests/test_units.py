@@ -26,6 +26,10 @@ from scan_gateway.words import Word
         ("Итого", "Итого"),
         ("O", "O"),  # no digit beside it: nothing says it is a number
         ("1OO", "1OO"),  # more look-alikes than digits would invent a number
+        ("39:27", "39,27"),  # a comma read as a colon: no clock shows 39:27
+        ("1250:00", "1250,00"),
+        ("12:50", "12:50"),  # a time of day may be meant
+        ("08:21:18", "08:21:18"),
     ],
 )
 def test_lookalikes_are_repaired_only_where_unambiguous(text: str, repaired: str) -> None:

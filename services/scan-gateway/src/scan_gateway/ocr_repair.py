@@ -49,6 +49,9 @@ STROKE_ASPECT: Final = 1.5
 _BY_IBAN = re.compile(r"^BY(..)([A-Z]{4})(....)([A-Z0-9]{16})$")
 
 
+# An amount whose decimal comma OCR read as a colon ("39:27"); a time of day may look so.
+_COLON_FOR_COMMA = re.compile(r"^(-?\d+):(\d{2})$")
+_LAST_HOUR, _LAST_MINUTE = 23, 59
 # A minus read twice ("—-34 906,03"): two dash glyphs over one printed sign before digits.
 _DOUBLED_MINUS = re.compile(r"^[-\u2212\u2013\u2014]{2}(?=\d)")
 _SIGNED = re.compile(r"^[-\u2212\u2013\u2014]\d")
@@ -114,8 +117,24 @@ def repair_word(word: Word, cyrillic_page: bool | None = None) -> Word:
     text, repairs = repair_number(word.text)
     if repairs:
         return _repaired(word, text, repairs)
+    amount = _colon_for_comma(word.text)
+    if amount is not None:
+        return _repaired(word, amount, 1)
     folded = fold_lookalikes(word.text, cyrillic_page)
     return word if folded == word.text else replace(word, text=folded)
+
+
+def _colon_for_comma(text: str) -> str | None:
+    """Digits, a colon and two digits that no clock shows ("39:27", "1250:00"): an amount
+    whose comma OCR read as a colon. A time ("12:50") stays."""
+    match = _COLON_FOR_COMMA.match(text)
+    if match is None:
+        return None
+    units, hundredths = match.groups()
+    hours = units.lstrip("-")
+    if len(hours) <= 2 and int(hours) <= _LAST_HOUR and int(hundredths) <= _LAST_MINUTE:
+        return None
+    return f"{units},{hundredths}"
 
 
 def is_stroke(word: Word) -> bool:
