@@ -448,6 +448,14 @@ def test_a_balances_date_and_amount_read_as_one_cell_give_the_amount() -> None:
     assert document.header.opening_balance == "1000.00"
 
 
+def test_a_balance_parted_between_its_thousands_over_two_cells_is_read_whole() -> None:
+    rows = statement(LINES)
+    opening = next(k for k, row in enumerate(rows) if row and "Входящий" in str(row[0]))
+    rows[opening] = ["Остаток на начало периода", "-1", "000,00"]
+    document = extract([Grid("Выписка", rows)]).documents[0]
+    assert document.header.opening_balance == "-1000.00"
+
+
 def test_a_statements_account_set_over_two_cells_is_read_whole() -> None:
     rows = [
         ["Выписка по счету"],

@@ -251,9 +251,13 @@ def _value_amount(found: _Labelled) -> Amount:
     # "Входящий остаток: | 0.00 на 01.02.2026": the date follows the amount in its cell.
     # OCR may read the date and the amount after it as one cell ("01.09.2024 79 483.18").
     first = parse_amount(found.cell)
-    for cell in found.later:
+    later = list(found.later)
+    for k, cell in enumerate(later):
         if isinstance(cell, datetime.date):
             continue
+        if k + 1 < len(later) and _thousands_parted(cell, later[k + 1]):
+            # A page's column boundary fell in the space between the thousands ("-44 | 046,21").
+            cell = f"{str(cell).strip()} {str(later[k + 1]).strip()}"
         dated = parse_date_cell(cell)[0] is not None
         amount = Amount(None) if dated else parse_amount(cell)
         if (dated or amount.problem is not None) and isinstance(cell, str):
@@ -261,6 +265,20 @@ def _value_amount(found: _Labelled) -> Amount:
         if amount.value is not None and amount.problem is None:
             return amount
     return first
+
+
+_THOUSANDS_HEAD = re.compile(r"[-\u2212]?\d{1,3}")
+_THOUSANDS_TAIL = re.compile(r"\d{3}(?:[ \u00a0]\d{3})*[.,]\d{2}")
+
+
+def _thousands_parted(cell: CellValue, after: CellValue) -> bool:
+    """Two text cells that are one amount's first group of digits and the rest of it."""
+    return (
+        isinstance(cell, str)
+        and isinstance(after, str)
+        and _THOUSANDS_HEAD.fullmatch(cell.strip()) is not None
+        and _THOUSANDS_TAIL.fullmatch(after.strip()) is not None
+    )
 
 
 def _currency(text: str | None) -> str | None:
