@@ -103,9 +103,9 @@ def read_again(
         )
         sheet.info["dpi"] = page.info.get("dpi", (300, 300))
         read = engine.recognize(sheet)
-        for k, cut in zip(batch, placed, strict=True):
-            cuts[k] = cut
-            again[k] = [
+        for index, cut in zip(batch, placed, strict=True):
+            cuts[index] = cut
+            again[index] = [
                 moved
                 for w in read
                 if cut.found(moved := _moved(w, cut))
