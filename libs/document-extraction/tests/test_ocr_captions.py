@@ -158,6 +158,7 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Конец ДтВ Валюте", {"конец", "дебет", "валюта"}, True),
         ("Сумма в валют счета", {"сумма", "валюта", "счет"}, True),  # no "вал" and "ют"
         ("Data проводки", {"дата", "проводки"}, False),
+        ("На Hayano Периода", {"начало", "период"}, True),  # начало read in Latin letters
     ],
 )
 def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> None:

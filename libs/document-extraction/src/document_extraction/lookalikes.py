@@ -396,6 +396,11 @@ class Vocabulary:
         if len(self._nearest) >= _MAX_CACHE:
             self._nearest.clear()
         found = self._search(word)
+        if found is None and word.isascii():
+            # A Russian word OCR read in Latin letters ("hayano" for начало): its look-alikes
+            # are the Cyrillic letters printed; the other letters are misreads to weigh.
+            folded = "".join(_LOWERED_TO_CYRILLIC.get(ch, ch) for ch in word)
+            found = self._search(folded) if folded != word else None
         self._nearest[word] = found
         return found
 
