@@ -1177,3 +1177,22 @@ def test_a_rule_of_a_boxed_header_ocr_read_as_a_mark_still_parts_its_columns() -
     ]
     rows = grid_of(words, rules)
     assert [row[-2:] for row in rows[-6:]] == [[debit, credit] for _, debit, credit in body]
+
+
+def test_captions_of_neighbouring_columns_read_as_one_run_are_parted_under_the_header() -> None:
+    # The sides line's captions fill their cells and are set as close as the words of one:
+    # one run from the third column over two boundaries. Below a line of the header's
+    # cells it is captions, parted where the columns part.
+    words = [*_phrase("Счет", 60, 10), *_phrase("Имя", 160, 10), *_phrase("Сальдо", 352, 10)]
+    for k, side in enumerate(("Дт", "Кт", "Дт")):
+        words += _phrase(f"Сумма {side}", 352 + 114 * k, 40)
+    body = [("01", "ОС", "1200,00", "10,00", "350,50"), ("02", "НМА", "7,00", "850,50", "20,00"),
+            ("03", "Товары", "610,00", "1,00", "3000,00")]  # fmt: skip
+    for k, (code, name, *amounts) in enumerate(body):
+        y = 80.0 + 40 * k
+        words += [ocr_word(code, 60, y), ocr_word(name, 160, y)]
+        for column, text in enumerate(amounts):
+            words.append(ocr_word(text, 352 + 114 * column, y))
+    rows = grid_of(words)
+    assert rows[1] == [None, None, "Сумма Дт", "Сумма Кт", "Сумма Дт"]
+    assert rows[2:] == [list(row) for row in body]

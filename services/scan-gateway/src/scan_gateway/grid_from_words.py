@@ -852,6 +852,7 @@ def _line_rows(
         for p in line.phrases[1:]
         if not is_numeric(p.text) and any(a + near < p.x0 <= b for a, b in gaps)
     ]
+    table_seen = False
     for line in lines:
         row: dict[int, list[Word]] = {}
         texts: list[tuple[int, str]] = []
@@ -876,7 +877,11 @@ def _line_rows(
             head = phrases[0].words
             if level and len(head) == 1 and head[0].text in DIGIT_LOOKALIKES:
                 phrases[0] = Phrase([replace(head[0], text=DIGIT_LOOKALIKES[head[0].text])])
-        if len(phrases) >= 3 and bounds and ocr:
+        # Below the first line of three cells or more, a line of captions run together is
+        # the header's (above it, a line run over the columns is a title).
+        run_on = table_seen and _captions_run_on(phrases, bounds)
+        table_seen = table_seen or len(phrases) >= 3
+        if bounds and ocr and (len(phrases) >= 3 or run_on):
             # Where values start is a cell's edge on a row of amounts; a caption of a group
             # may have a word start there. On a caption's line, a word starts a cell where
             # another line's caption starts in the same gap: captions wrapped to their cells'
@@ -917,6 +922,19 @@ def _line_rows(
     if fold:
         return fold_wrapped(table, height)
     return [line.cells for line in table]
+
+
+def _captions_run_on(phrases: Sequence[Phrase], bounds: Sequence[float]) -> bool:
+    """A line of a few phrases, one of which starts in the table (not in its first column)
+    and runs on over two column boundaries or more: captions of neighbouring columns set as
+    close as the words of one ("Сумма По Дебету Сумма По Кредиту …"). A title starts in the
+    first column."""
+    return bool(bounds) and any(
+        p.x0 > bounds[0]
+        and not ends_in_amount(p.text)
+        and sum(p.x0 < bound < p.x1 for bound in bounds) >= 2
+        for p in phrases
+    )
 
 
 def _number_read_as_letter(line: Line, bounds: Sequence[float]) -> Line:
