@@ -159,6 +159,9 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Сумма в валют счета", {"сумма", "валюта", "счет"}, True),  # no "вал" and "ют"
         ("Data проводки", {"дата", "проводки"}, False),
         ("На Hayano Периода", {"начало", "период"}, True),  # начало read in Latin letters
+        # "Д-т" read together with the words after it.
+        ("д-тсальдо нач периода", {"дебет", "сальдо", "начало", "период"}, False),
+        ("к-тобза период", {"кредит", "оборот", "период"}, True),
     ],
 )
 def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> None:

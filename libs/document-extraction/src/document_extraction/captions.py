@@ -157,7 +157,7 @@ _STOP = frozenset(
     {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
 )
 # "Д-т", "К/т"; OCR may run the next short word on ("Д-тза период").
-_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|(?:за|на|по)\b)")
+_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|[а-я])")
 # "Д-Т" as OCR misreads its Д: "О-Т", "4-Т", "а-Т", "Л-Т" (no caption says these otherwise).
 _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)")
 # A zero inside a Cyrillic word is its letter о ("0б за период" for "Об. за период").
@@ -196,7 +196,8 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
     if vocabulary is not None:
         misread = _ZERO_IN_WORD.sub("о", _DEBIT_MISREAD.sub("дт ", text))
         guessed, text = misread != text, misread
-    text = _SIDE_PAIRS.sub(r"\1т", text.replace("кол-во", "колво"))
+    # "Д-т" read together with the word after it ("д-тсальдо", "д-тобза") is a word apart.
+    text = _SIDE_PAIRS.sub(r"\1т ", text.replace("кол-во", "колво"))
     found: set[str] = set()
     if _DATE_IN_TEXT.search(text):
         found.add(DATE_WORD)
