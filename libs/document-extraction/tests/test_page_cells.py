@@ -68,7 +68,7 @@ def test_a_signature_line_below_the_table_in_the_level_column_leaves_its_levels(
 def test_a_level_ocr_read_as_marks_leaves_the_level_column_and_its_quantity_row_no_row() -> None:
     rows = [["0", "10", "Материалы"], ["1", "10.1", "Сырье"], ["ie}", "Количество", None],
             ["0", "41", "Товары"], ["1", "41.1", "Товары на складах"]]  # fmt: skip
-    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 3: 0, 4: 1}
+    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 0, 3: 0, 4: 1}
     money = ["100,00", "-", "-", "-", "100,00", "-"]
     grid_rows = [
         ["Уровень", "Счет", "Наименование", "Сальдо на начало", None, "Обороты", None,
@@ -82,6 +82,13 @@ def test_a_level_ocr_read_as_marks_leaves_the_level_column_and_its_quantity_row_
     ]  # fmt: skip
     (document,) = extract([Grid("p", grid_rows, kind="page", page=1)]).documents
     assert [row.code for row in document.rows] == ["10", "10.1", "41", "41.1"]
+
+
+def test_a_level_ocr_misread_is_the_next_rows() -> None:
+    # The first contract of a counterparty: its "2" read as "и."; its sibling follows.
+    rows = [["0", "62.01"], ["1", "Альфа ООО"], ["и.", "Договор № 7"], ["2", "Договор № 12"],
+            ["1", "Бета ООО"], ["2", "Основной договор"]]  # fmt: skip
+    assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 2, 3: 2, 4: 1, 5: 2}
 
 
 def test_a_row_number_column_is_no_level_column() -> None:

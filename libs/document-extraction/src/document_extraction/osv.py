@@ -362,6 +362,7 @@ def find_level_column(
     for col in range(before):
         levels: dict[int, int] = {}
         other: int | None = None  # the first row with anything else there
+        misread: list[int] = []
         for index in range(start, len(rows)):
             row = rows[index]
             cell = row[col] if col < len(row) else None
@@ -370,10 +371,16 @@ def find_level_column(
             level = _level(cell)
             if level is None:
                 if _misread_level(cell):
+                    misread.append(index)
                     continue
                 other = index if other is None else other
             else:
                 levels[index] = level
+                # A level OCR misread is most likely the next one's: a subaccount's or a
+                # subconto's first item is followed by its siblings.
+                for before in misread:
+                    levels.setdefault(before, level)
+                misread.clear()
         if other is not None and any(index > other for index in levels):
             continue  # text below the table (a signature line) may stand there, not inside it
         distinct = len(set(levels.values()))
