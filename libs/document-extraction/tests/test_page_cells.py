@@ -84,9 +84,10 @@ def test_a_level_ocr_read_as_marks_leaves_the_level_column_and_its_quantity_row_
     assert [row.code for row in document.rows] == ["10", "10.1", "41", "41.1"]
 
 
-def test_a_level_ocr_misread_is_the_next_rows() -> None:
+def test_a_level_ocr_misread_is_the_next_rows_and_one_with_a_speck_is_read() -> None:
     # The first contract of a counterparty: its "2" read as "и."; its sibling follows.
-    rows = [["0", "62.01"], ["1", "Альфа ООО"], ["и.", "Договор № 7"], ["2", "Договор № 12"],
+    # A level read with a speck after it ("1.") is that level.
+    rows = [["0", "62.01"], ["1.", "Альфа ООО"], ["и.", "Договор № 7"], ["2", "Договор № 12"],
             ["1", "Бета ООО"], ["2", "Основной договор"]]  # fmt: skip
     assert level_column(rows, 0, 1) == {0: 0, 1: 1, 2: 2, 3: 2, 4: 1, 5: 2}
 

@@ -335,9 +335,10 @@ _MAX_LEVEL = 9
 
 
 def _level(cell: CellValue) -> int | None:
-    """A small whole number: a workbook's number, or a page's one digit."""
+    """A small whole number: a workbook's number, or a page's one digit (with a speck OCR
+    read as a stop or a comma after it: "0.", "2,")."""
     if isinstance(cell, str):
-        text = cell.strip()
+        text = cell.strip().rstrip(".,")
         return int(text) if len(text) == 1 and text.isdigit() else None
     if (
         isinstance(cell, int | float)
