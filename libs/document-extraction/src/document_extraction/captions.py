@@ -156,7 +156,7 @@ _CANONICAL = {
 _STOP = frozenset(
     {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
 )
-# "Д-т", "К/т"; OCR may run the next short word on ("Д-тза период").
+# "Д-т", "К/т"; OCR may run the next word on ("Д-тза период", "д-тсальдо").
 _SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|[а-я])")
 # "Д-Т" as OCR misreads its Д: "О-Т", "4-Т", "а-Т", "Л-Т" (no caption says these otherwise).
 _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)")
