@@ -1196,3 +1196,28 @@ def test_captions_of_neighbouring_columns_read_as_one_run_are_parted_under_the_h
     rows = grid_of(words)
     assert rows[1] == [None, None, "Сумма Дт", "Сумма Кт", "Сумма Дт"]
     assert rows[2:] == [list(row) for row in body]
+
+
+def test_a_long_code_the_gap_of_a_code_column_set_two_ways_cut_at_a_dot_joins_it() -> None:
+    # Accounts as numbers set right ("04"), subaccounts as text set left ("10.1"): the gap
+    # between them parts the column, and cuts the one long code that runs over it at a dot
+    # ("10.1. | 1"). The two columns are one, the code whole.
+    codes = ["04", "10.1", "10.2", "20", "26", "41", "41.2", "44", "50", "51", "60", "60.1",
+             "62", "62.2", "68", "69", "70", "71", "76", "76.5", "10.1.1", "90"]  # fmt: skip
+    words = [ocr_word(t, x, 10) for t, x in (("№", 40), ("Счет", 104), ("Имя", 240))]
+    words += [ocr_word(t, x, 10) for t, x in (("Дебет", 430), ("Кредит", 600))]
+    for k, code in enumerate(codes):
+        y = 50.0 + 40 * k
+        words.append(ocr_word(str(k + 1), 40, y))
+        if code == "10.1.1":
+            spans = tuple((104 + 14 * i, 116 + 14 * i) for i in range(len(code)))
+            words.append(Word(code, 104, y, spans[-1][1], y + HEIGHT, 95.0, chars=spans))
+        elif "." in code:
+            words.append(ocr_word(code, 104, y))
+        else:
+            words.append(ocr_word(code, 198 - DIGIT * len(code), y))
+        words += [ocr_word("Товары", 240, y), ocr_word("10,00", 500 - 5 * DIGIT, y)]
+    rows = grid_of(words)
+    labels = [row[1] for row in rows[1:]]
+    assert labels[:-2] == codes[:-2] and labels[-1] == "90"
+    assert labels[-2] is not None and labels[-2].replace(" ", "") == "10.1.1"

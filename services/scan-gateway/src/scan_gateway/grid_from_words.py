@@ -44,6 +44,8 @@ from scan_gateway.wrapped_cells import (
 # OCR boxes are tight around the ink, so the same space looks wider next to them.
 PHRASE_GAP = 0.5
 OCR_PHRASE_GAP = 0.8
+# An account code of two parts or more: "41.1", "60.01.1".
+_CODE_PARTS = re.compile(r"\d{1,3}(?:\.\d{1,3}){1,3}")
 _CODE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){0,3}$|^[^\d]")
 _ACCOUNT_CODE = re.compile(r"^\d{2,3}(?:\.\d{1,3}){0,3}$")
 # An amount rather than a code or a column number: decimals, or four digits and more.
@@ -1174,11 +1176,17 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
         # Rows of the table only: a caption line may fill both.
         return [text(row[column]) for row in side if len(row) > 2]
 
-    both = [text(row[left]) for row in lefts if right in row]
+    # A long code set left that the gap cut at a dot ("41.1. | 1", "10.1 | .1") is one
+    # cell, not two.
+    both = [
+        text(row[left])
+        for row in lefts
+        if right in row and not _cut_at_dot(text(row[left]), text(row[right]))
+    ]
     left_texts, right_texts = texts(left, lefts), texts(right, rights)
     # Codes (short digits and dots) or text on both sides, never amounts: a debit and a
     # credit column are never one.
-    if not both and all(_CODE.match(t) for t in (*left_texts, *right_texts)):
+    if not both and all(_CODE.match(t.strip(".")) for t in (*left_texts, *right_texts)):
         return True
     # Dashes for nothing set left over amounts set right (with quantities set right too),
     # the dashes under the caption: in the rows that hold amounts. A group caption may
@@ -1196,6 +1204,12 @@ def _set_two_ways(rows: Sequence[dict[int, list[Word]]], left: int, right: int) 
         and not any(ch.isdigit() for t in dashes for ch in t)
         and sum(is_numeric(t) for t in right_texts) >= MOST * len(right_texts)
         and any(_amount_like(t) for t in right_texts)
+    )
+
+
+def _cut_at_dot(left: str, right: str) -> bool:
+    return (left.endswith(".") or right.startswith(".")) and bool(
+        _CODE_PARTS.fullmatch(left + right)
     )
 
 
