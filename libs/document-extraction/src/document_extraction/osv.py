@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
@@ -227,43 +227,15 @@ class _Amounts:
         """A row that does not balance as read, but does where some amounts printed as digits
         alone are read with their last two as kopecks: OCR lost their decimal commas
         ("4247140" for "42471,40"). The fewest such amounts that balance the row, where only
-        one choice of them does; ``values`` get that reading, and a warning says so on each
-        cell. Signed balance columns are left as they are."""
-        if self.signed:
-            return []
-        digits = [
-            position
-            for position, col in enumerate(self.money_cols)
-            if values[position] is not None
-            and isinstance(cell := row[col] if col < len(row) else None, str)
-            and _DIGITS_ONLY.fullmatch(cell)
-        ]
-        found: list[tuple[int, ...]] = []
-        for count in range(1, min(len(digits), MAX_SEPARATORS_LOST) + 1):
-            for chosen in itertools.combinations(digits, count):
-                changed = [v or 0 for v in values]
-                for position in chosen:
-                    changed[position] //= 100
-                if row_balances(changed):
-                    found.append(chosen)
-            if found:
-                break
-        if len(found) != 1:
-            return []
-        lost = []
-        for position in found[0]:
-            col = self.money_cols[position]
-            cents = (values[position] or 0) // 100
-            values[position] = cents
-            lost.append(
-                warning(
-                    "AMOUNT_SEPARATOR_LOST",
-                    f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: "
-                    "запятая не распознана, и только так строка сходится; сверьте с изображением",
-                    self.locate.row(index, col),
-                )
-            )
-        return lost
+        one choice of them does (see ``_reread``)."""
+        digits = self._text_cells(row, values, _DIGITS_ONLY)
+        tiers = (
+            [{p: (values[p] or 0) // 100 for p in chosen} for chosen in combinations(digits, n)]
+            for n in range(1, min(len(digits), MAX_SEPARATORS_LOST) + 1)
+        )
+        return self._reread(
+            row, index, values, tiers, "AMOUNT_SEPARATOR_LOST", "запятая не распознана"
+        )
 
     def number_glued(
         self, row: Sequence[CellValue], index: int, values: list[int | None]
@@ -271,39 +243,77 @@ class _Amounts:
         """A row that does not balance as read, but does where one amount loses its first
         few digits: a number of the cell before it (a quantity set right against an amount
         set left) that OCR read into it ("41462171,60" for 414 | 62171,60). Only where one
-        amount and one cut of it balance the row; ``values`` get that reading, and a warning
-        says so on the cell. Signed balance columns are left as they are."""
-        if self.signed:
-            return []
-        found: list[tuple[int, int]] = []
-        for position, col in enumerate(self.money_cols):
-            value, cell = values[position], row[col] if col < len(row) else None
-            if not value or not isinstance(cell, str) or not _GLUED.fullmatch(cell):
-                continue
-            digits = str(value)
+        amount and one cut of it balance the row (see ``_reread``)."""
+        cuts = []
+        for position in self._text_cells(row, values, _GLUED):
+            digits = str(values[position])
             # Kopecks and at least one digit of the amount stay, and an amount has no
             # leading zero.
-            for cut in range(1, min(MAX_DIGITS_GLUED, len(digits) - 3) + 1):
-                if digits[cut] == "0":
-                    continue
-                changed = [v or 0 for v in values]
-                changed[position] = int(digits[cut:])
-                if row_balances(changed):
-                    found.append((position, changed[position]))
+            cuts += [
+                {position: int(digits[cut:])}
+                for cut in range(1, min(MAX_DIGITS_GLUED, len(digits) - 3) + 1)
+                if digits[cut] != "0"
+            ]
+        return self._reread(
+            row,
+            index,
+            values,
+            [cuts],
+            "AMOUNT_DIGITS_GLUED",
+            "первые цифры — число соседней ячейки",
+        )
+
+    def _text_cells(
+        self, row: Sequence[CellValue], values: list[int | None], shape: re.Pattern[str]
+    ) -> list[int]:
+        """The amounts (by position) read from text of ``shape``."""
+        return [
+            position
+            for position, col in enumerate(self.money_cols)
+            if values[position] is not None
+            and isinstance(cell := row[col] if col < len(row) else None, str)
+            and shape.fullmatch(cell)
+        ]
+
+    def _reread(
+        self,
+        row: Sequence[CellValue],
+        index: int,
+        values: list[int | None],
+        tiers: Iterable[Iterable[dict[int, int]]],
+        code: str,
+        why: str,
+    ) -> list[Warning]:
+        """Of the readings of some amounts (``{position: cents}``), in the first tier that
+        has any, the one under which the row balances, where only one does: ``values`` get
+        it, and a warning says so on each cell it changes. Signed balance columns are left
+        as they are."""
+        if self.signed:
+            return []
+        found: list[dict[int, int]] = []
+        for tier in tiers:
+            found = [
+                reading
+                for reading in tier
+                if row_balances([reading.get(k, v or 0) for k, v in enumerate(values)])
+            ]
+            if found:
+                break
         if len(found) != 1:
             return []
-        position, cents = found[0]
-        col = self.money_cols[position]
-        values[position] = cents
-        return [
-            warning(
-                "AMOUNT_DIGITS_GLUED",
-                f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: первые "
-                "цифры — число соседней ячейки, и только так строка сходится; сверьте с "
-                "изображением",
-                self.locate.row(index, col),
+        changed = []
+        for position, cents in found[0].items():
+            col = self.money_cols[position]
+            values[position] = cents
+            changed.append(
+                warning(
+                    code,
+                    f"Сумма «{str(row[col]).strip()}» прочитана как {format_cents(cents)}: "
+                    f"{why}, и только так строка сходится; сверьте с изображением",
+                    self.locate.row(index, col),
+                )
             )
-        ]
+        return changed
 
     def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
         """Whether signed balances print credit balances as positive: true when more rows
