@@ -214,6 +214,28 @@ def test_a_caption_that_starts_its_header_line_inside_the_table_marks_a_glued_ce
     assert found == [(385.0, 390.0)]
 
 
+def test_title_words_that_start_after_the_thousands_of_amounts_mark_no_cells_edge() -> None:
+    # «26 445,29» read as two words, the thousands gap at the same x on every line; in the
+    # title above, «ООО» and «БУ» happen to start right after it. The gap is inside one
+    # number, not between two cells.
+    header = [ocr_word("Отбор:", 234, 10), ocr_word("ООО", 324, 10)]
+    header += [ocr_word("Данные:", 220, 40), ocr_word("БУ", 324, 40)]
+    body: list[Word] = []
+    for k, (thousands, rest) in enumerate((("26", "445,29"), ("11", "520,42"))):
+        y = 80 + 40 * k
+        body += [ocr_word("10.01", 40, y), ocr_word("Сырье", 120, y)]
+        body += [ocr_word(thousands, 300, y), ocr_word(rest, 334, y)]
+    found = _glued_cells(
+        lines_of(body, HEIGHT, OCR_PHRASE_GAP),
+        lines_of(header, HEIGHT, OCR_PHRASE_GAP),
+        [],
+        allowed=0,
+        narrowest=5.0,
+        slack=16.0,
+    )
+    assert found == []
+
+
 def test_names_that_start_together_after_signed_sums_read_into_them_are_a_column() -> None:
     # A statement's signed sums set right against the counterparty set left, closer than
     # OCR's narrowest gap: each line reads "-46601,7 ООО «Сигма»" as one run. The names

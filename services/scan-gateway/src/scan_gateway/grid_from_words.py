@@ -53,6 +53,7 @@ _AMOUNT_LIKE = re.compile(r"\d[.,]\d{1,2}\)?$|\d{4}")
 _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # One number as a cell holds it, its thousands apart or not.
 _ONE_NUMBER = re.compile(r"[-−(]?\d+(?: \d{3})*(?:[.,]\d+)?\)?")
+_THOUSANDS_PARTED = re.compile(r"[-−(]?\d{1,3}(?: \d{3})+[.,]\d{2}\)?")
 _AMOUNT_FIRST = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?(?!\d)")
 # Two cells are set at least this far apart (in text heights): the gaps between the letters
 # or digits of one word are narrower.
@@ -300,9 +301,16 @@ def _glued_cells(
         for k, w in enumerate(line.words)
         if (k or w.x0 > inside) and not is_numeric(w.text)
     ]
+    # Where a number's thousands are set apart from the rest ("26 445,29"), the gap is inside
+    # one cell, whatever caption or title word happens to start after it.
+    numbers = [
+        (p.x0, p.x1) for line in body for p in line.phrases if _THOUSANDS_PARTED.fullmatch(p.text)
+    ]
     found: list[tuple[float, float]] = []
     for a, b in _uncovered(chars, allowed):
         if b - a < narrowest or any(a < q and p < b for p, q in [*gaps, *found]):
+            continue
+        if any(x0 < a and b < x1 for x0, x1 in numbers):
             continue
         if sum(abs(x0 - b) <= slack for x0 in starts) >= 2:
             found.append((a, b))
