@@ -162,6 +162,9 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         # "Д-т" read together with the words after it.
         ("д-тсальдо нач периода", {"дебет", "сальдо", "начало", "период"}, False),
         ("к-тобза период", {"кредит", "оборот", "период"}, True),
+        # ... or together with the word before it, a title-cased caption's words run on.
+        ("Обороты за ПериодК-т", {"оборот", "период", "кредит"}, False),
+        ("Сальдо на конецд-т в валюте", {"сальдо", "конец", "дебет", "валюта"}, False),
     ],
 )
 def test_misread_caption_words(caption: str, words: set[str], guessed: bool) -> None:

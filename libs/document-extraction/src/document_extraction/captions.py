@@ -156,8 +156,9 @@ _CANONICAL = {
 _STOP = frozenset(
     {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
 )
-# "Д-т", "К/т"; OCR may run the next word on ("Д-тза период", "д-тсальдо").
-_SIDE_PAIRS = re.compile(r"\b([дк])\s*[-/]\s*т(?=\b|[а-я])")
+# "Д-т", "К/т"; OCR may run the next word on ("Д-тза период", "д-тсальдо"), or the word before
+# ("ПериодД-т": no word of a caption has "д-т" or "к-т" inside it).
+_SIDE_PAIRS = re.compile(r"(?:\b|(?<=[а-я]{2}))([дк])\s*[-/]\s*т(?=\b|[а-я])")
 # "Д-Т" as OCR misreads its Д: "О-Т", "4-Т", "а-Т", "Л-Т" (no caption says these otherwise).
 _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)")
 # A zero inside a Cyrillic word is its letter о ("0б за период" for "Об. за период").
@@ -196,8 +197,9 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
     if vocabulary is not None:
         misread = _ZERO_IN_WORD.sub("о", _DEBIT_MISREAD.sub("дт ", text))
         guessed, text = misread != text, misread
-    # "Д-т" read together with the word after it ("д-тсальдо", "д-тобза") is a word apart.
-    text = _SIDE_PAIRS.sub(r"\1т ", text.replace("кол-во", "колво"))
+    # "Д-т" read together with the word before or after it ("периодд-т", "д-тсальдо") is a
+    # word apart.
+    text = _SIDE_PAIRS.sub(r" \1т ", text.replace("кол-во", "колво"))
     found: set[str] = set()
     if _DATE_IN_TEXT.search(text):
         found.add(DATE_WORD)
