@@ -256,6 +256,7 @@ def column_gaps(
             if captioned and not any(a < q and p < b for p, q in gaps):
                 gaps.append((a, b))
         gaps += _glued_cells(body, lines[:first_amounts], gaps, allowed, narrowest, slack)
+        gaps += _lone_digits_apart(body, gaps, allowed, narrowest)
         gaps.sort()
     for x0, x1 in captions:
         if x0 > right:
@@ -315,6 +316,44 @@ def _glued_cells(
         if sum(abs(x0 - b) <= slack for x0 in starts) >= 2:
             found.append((a, b))
     return found
+
+
+MIN_LONE_DIGITS = 2
+
+
+def _lone_digits_apart(
+    body: Sequence[Line], gaps: Sequence[tuple[float, float]], allowed: int, narrowest: float
+) -> list[tuple[float, float]]:
+    """The edge of a column of one digit per line (an outline level) that OCR read against the
+    code set left beside it ("101.01" for 1 | 01.01, closer than a space): where the table's
+    lines start with one digit, each, and the characters after it start past a gap common to
+    them all. Up to ``allowed`` lines may start otherwise (a level misread as a mark), or
+    their characters after it a little early."""
+    ends: list[float] = []
+    starts: list[float] = []
+    odd = 0
+    for line in body:
+        word = line.words[0]
+        spans = _char_spans(word)
+        after = spans[1][0] if len(word.text) > 1 else None
+        if after is None and len(line.words) > 1:
+            after = line.words[1].x0
+        if not word.text[0].isdigit() or len(spans) != len(word.text) or after is None:
+            odd += 1
+            continue
+        ends.append(spans[0][1])
+        starts.append(after)
+    # The digit is a word of its own on two lines at least (a level before a code set right,
+    # or before a title): the first digit of a date or a code is not.
+    alone = sum(len(line.words[0].text) == 1 for line in body)
+    if odd > allowed or alone < MIN_LONE_DIGITS:
+        return []
+    # OCR draws a character's box a few pixels too wide now and then: as many lines as may
+    # start otherwise may also start a little early.
+    a, b = max(ends), sorted(starts)[min(allowed - odd, len(starts) - 1)]
+    if b - a < narrowest or any(p < b and a < q for p, q in gaps):
+        return []
+    return [(a, b)]
 
 
 def _char_spans(word: Word) -> list[tuple[float, float]]:
