@@ -209,3 +209,16 @@ def test_a_header_repeated_with_a_letter_of_a_caption_read_as_a_digit_is_known_a
     ]
     repeats = HeaderRepeats(rows, 0, 0)
     assert [row in repeats for row in rows[1:]] == [False, True, True, False, False]
+
+
+def test_a_header_repeated_with_a_word_beside_its_date_misread_is_known_again() -> None:
+    # "ДТ" beside the date read as "АТ" where a page repeats the header: the date is read
+    # exactly, the word as OCR may misread it. A date the header does not hold is no repeat.
+    rows: list[list[str | None]] = [
+        ["Субконто", "Сальдо на 01.01.2025 Дт", "Сальдо на 31.12.2025 Дт"],
+        ["Болт М12х60", "49175,70", "9637,90"],
+        ["Субконто", "Сальдо на 01.01.2025 Дт", "Сальдо на 31.12.2025 Ат"],
+        ["Субконто", "Сальдо на 01.01.2025 Дт", "Сальдо на 31.12.2026 Дт"],
+    ]
+    repeats = HeaderRepeats(rows, 0, 0)
+    assert [row in repeats for row in rows[1:]] == [False, True, False]

@@ -165,6 +165,7 @@ _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)
 _ZERO_IN_WORD = re.compile(r"(?<=[а-я])0|0(?=[а-я])")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 _TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
+_NUMBERS = re.compile(r"\d+(?:[./]\d+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
@@ -467,23 +468,24 @@ class HeaderRepeats:
             level, _, rest = cell.strip().partition(" ")
             read = rest if rest and len(level) == 1 and level.isdigit() else cell
             text = caption_text(read).replace(" ", "")
-            if _has_number(read) and not self._within(column, text, exactly=True):
-                # A number is a caption's date read exactly, or an amount; a digit inside
-                # a word is a letter misread ("O6." for "Об.").
+            if _has_number(read) and not self._within(column, text, numbers=True):
+                # A number is a caption's date read exactly (the words beside it as OCR may
+                # misread them: "на 31.12.2025 АТ"), or an amount; a digit inside a word is
+                # a letter misread ("O6." for "Об.").
                 return False
             texts.append((column, text))
         found = sum(self._within(column, text) for column, text in texts)
         return found >= 2 and len(texts) - found <= found // 2
 
-    def _within(self, column: int, text: str, *, exactly: bool = False) -> bool:
+    def _within(self, column: int, text: str, *, numbers: bool = False) -> bool:
         """``text`` in the captions of ``column``, or a misread of a part of them as long
-        as it."""
+        as it; with ``numbers``, each of its numbers read exactly."""
         captions = self.columns.get(column, "")
         if not any(ch.isalnum() or ch == "№" for ch in text):
             return False  # a dash for nothing is no caption, though a "д-т" holds one
         if text in captions:
             return True
-        if exactly:
+        if numbers and not all(number in captions for number in _NUMBERS.findall(text)):
             return False
         budget = ocr_budget(len(text))
         return any(
