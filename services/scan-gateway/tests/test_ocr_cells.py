@@ -495,6 +495,31 @@ def test_a_line_below_a_boxed_header_whose_box_starts_on_a_rule_is_right_of_it()
     assert rows[1:] == [[None, f"{10 + k}", "Товар", "1000,00"] for k in range(4)]
 
 
+def test_a_code_set_right_and_an_amount_set_left_below_a_boxed_header_part_at_its_rule() -> None:
+    # Rules box the header only. Codes end against the rule at 200, amounts (text, set left)
+    # start against it: OCR reads "19" and "0,00" as "190,00", its characters apart where
+    # the rule would pass. A name run on over the rule at 450, spaced as letters are, stays.
+    rules = [Rule("h", y, 50, 700) for y in (50.0, 90.0)]
+    rules += [Rule("v", x, 50, 90) for x in (50, 200, 450, 700)]
+    words = [ocr_word(t, x, 60) for t, x in (("Счет", 60), ("Сальдо", 210), ("Название", 460))]
+
+    def glued(code: str, amount: str, y: float) -> Word:
+        chars = tuple((196 - (len(code) - k) * DIGIT, 208 - (len(code) - k) * DIGIT)
+                      for k in range(len(code)))  # fmt: skip
+        chars += tuple((206 + k * DIGIT, 218 + k * DIGIT) for k in range(len(amount)))
+        return Word(code + amount, chars[0][0], y, chars[-1][1], y + HEIGHT, 90.0, chars=chars)
+
+    body = [("19", "0,00"), ("44", "154161,70"), ("60", "100,00")]
+    for k, (code, amount) in enumerate(body):
+        words.append(glued(code, amount, 100.0 + 40 * k))
+    words.append(ocr_word("Долгосрочныеинвестиции", 300, 220))
+    rows = grid_of(words, rules)
+    assert rows[1:] == [
+        *([None, code, amount, None] for code, amount in body),
+        [None, None, "Долгосрочныеинвестиции", None],
+    ]
+
+
 def test_an_amount_set_right_against_a_name_set_left_is_two_cells() -> None:
     # The credit column's amounts end at 598, the names start at 606: OCR reads no space
     # there ("20727,11ООО"); the captions over the names start at 606 on both their lines,

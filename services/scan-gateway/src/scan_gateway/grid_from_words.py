@@ -691,6 +691,23 @@ def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
     return parts if len(parts) > 1 else [word]
 
 
+def _cut_at_gaps(word: Word, xs: Sequence[float], narrowest: float) -> list[Word]:
+    """A word cut where one of ``xs`` falls in a gap between two of its characters at least
+    ``narrowest`` wide (wider than a letter's spacing: text run on over a column's edge
+    stays whole)."""
+    chars = word.chars
+    if len(chars) != len(word.text):
+        return [word]
+    cuts = [
+        x
+        for (_, end), (start, _) in itertools.pairwise(chars)
+        if start - end >= narrowest
+        for x in xs
+        if end < x < start
+    ]
+    return _cut_word(word, cuts)
+
+
 def _dash_apart(word: Word, height: float) -> list[Word]:
     """An OCR word of an amount and the dash of the cell beside it ("220409,99-" over
     "220409,99 | -"): a dash as far from the last digit as two cells are set apart is the
@@ -809,6 +826,11 @@ def build_page_grid(
         above = [w for w in words if w.cy < top]
         inside = [w for w in words if top <= w.cy <= bottom]
         below = [w for w in words if w.cy > bottom]
+        if ocr:
+            # The body set below a box around the header only: no rule crosses its lines to
+            # part a code set right from an amount set left beside it ("190,00" for 19 |
+            # 0,00), but where the box's rule would pass, its characters stand apart.
+            below = [part for w in below for part in _cut_at_gaps(w, xs, NARROWEST_GAP * height)]
         rows += _line_rows(lines_of(above, height, gap), xs, height, fold=False, on_rule=ocr)
         rows += _ruled_rows(inside, ys, xs, vertical, height, ocr=ocr)
         # A table boxed only around its header: its body is set below the box, by lines.
