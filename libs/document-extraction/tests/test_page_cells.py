@@ -11,6 +11,7 @@ from document_extraction.numbers import parse_amount_text
 from document_extraction.osv import level_column
 from document_extraction.text import clean, is_counter, norm, title_cells
 from document_extraction.titles import currency_in
+from recognition_contract import TrialBalance
 
 
 @pytest.mark.parametrize(
@@ -149,3 +150,24 @@ def test_a_bold_ob_misread_is_a_turnover_caption() -> None:
 )
 def test_a_currency_code_misread_by_one_letter_is_the_code(line: str, code: str | None) -> None:
     assert currency_in(line) == code
+
+
+def test_a_name_wrapped_onto_the_line_of_its_indicator_row_below_is_the_names() -> None:
+    # A page prints "Договор № 12/24 от" wrapped in its cell, "15.01.2024" on the next line:
+    # the line of the row's tax-accounting figures (НУ), which is no row of its own.
+    header = ["Субконто", "Показатели", "Сальдо на начало Дт", "Сальдо на начало Кт",
+              "Обороты Дт", "Обороты Кт", "Сальдо на конец Дт", "Сальдо на конец Кт"]  # fmt: skip
+    amounts = ["10,00", "-", "5,00", "3,00", "12,00", "-"]
+    rows: list[list[str | None]] = [
+        header,
+        ["Договор № 12/24 от", "БУ", *amounts],
+        ["15.01.2024", "НУ", *amounts],
+        ["Основной договор", "БУ", *amounts],
+        [None, "НУ", *amounts],
+    ]
+    (document,) = extract([Grid("p", rows, kind="page", page=1)]).documents
+    assert isinstance(document, TrialBalance)
+    assert [row.name for row in document.rows] == [
+        "Договор № 12/24 от 15.01.2024",
+        "Основной договор",
+    ]

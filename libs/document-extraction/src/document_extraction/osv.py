@@ -518,6 +518,12 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
                 if skip is None:
                     skip = indicator_skips[indicator] = is_other_indicator(norm(indicator))
                 if skip:
+                    if grid.kind == "page" and out_rows and last_index == index - 1:
+                        # On a printed page a name wrapped in its cell runs on to the line of
+                        # the indicator row below ("Договор № 12/24 от" over "15.01.2024 | НУ").
+                        last, more = out_rows[-1], as_text(label_cell)
+                        if more and more not in (last.code, last.name):
+                            out_rows[-1] = last._replace(name=f"{last.name or ''} {more}".strip())
                     continue
         mark = len(warnings)
         values, penalty, empty = amounts_of.read(row, index, warnings)
