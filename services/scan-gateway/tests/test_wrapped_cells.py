@@ -137,6 +137,23 @@ def test_a_quantity_line_under_amounts_printed_with_dashes_for_zeros_is_a_row() 
     assert texts(fold_wrapped(lines, PITCH)) == cells
 
 
+def test_quantity_lines_of_a_short_table_under_a_deep_header_are_rows() -> None:
+    # Four lines of captions over two items: counted with the header's words, the amounts'
+    # columns would be columns of text, and each quantity line a name wrapped onto its item.
+    cells = [
+        {0: "№", 1: "Наименование", 2: "Сальдо", 3: "Оборот", 4: "Сальдо"},
+        {2: "на начало", 3: "за", 4: "на конец"},
+        {2: "периода", 3: "период", 4: "периода"},
+        {2: "Сумма по", 3: "Сумма по", 4: "Сумма по"},
+        {0: "1", 1: "Краска", 2: "22977,10", 3: "22159,50", 4: "20002,20"},
+        {1: "Кол-во", 2: "366", 3: "366", 4: "366"},
+        {0: "2", 1: "Лист", 2: "—", 3: "8968,40", 4: "—"},
+        {1: "Кол-во", 2: "234", 3: "234", 4: "234"},
+    ]
+    lines = [line(k * (PITCH + ROW_GAP), row) for k, row in enumerate(cells)]
+    assert texts(fold_wrapped(lines, PITCH))[-4:] == cells[-4:]
+
+
 def test_a_name_that_starts_with_its_code_on_a_line_without_amounts_is_a_row_of_zeros() -> None:
     y = PITCH + ROW_GAP
     lines = [

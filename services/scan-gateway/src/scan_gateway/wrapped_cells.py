@@ -311,14 +311,16 @@ def fold_wrapped(lines: Sequence[TableLine], unit: float) -> list[dict[int, list
     """Rows of cells: each anchor with the text lines that belong to it, a caption with its
     wrapped lines, every other line a row of its own, in page order. ``unit``: the height of
     a line of text."""
-    numeric = _numeric_columns(lines)
-    kinds = _with_day_lines(lines, _with_zero_rows(lines, [_kind(line, numeric) for line in lines]))
-    # Above the table's amounts, an outline level printed before the captions ("0 | Счет |
-    # Сальдо") makes a row of them, and still they take their wrapped lines.
     body = next(
         (k for k, line in enumerate(lines) if sum(ends_in_amount(t) for _, t in line.texts) >= 2),
         len(lines),
     )
+    # Columns are judged from the first line of amounts on: the words of a header several
+    # lines deep would outnumber the few rows of a short table.
+    numeric = _numeric_columns(lines[body:] if body < len(lines) else lines)
+    kinds = _with_day_lines(lines, _with_zero_rows(lines, [_kind(line, numeric) for line in lines]))
+    # Above the table's amounts, an outline level printed before the captions ("0 | Счет |
+    # Сальдо") makes a row of them, and still they take their wrapped lines.
     captions = {k for k in range(body) if kinds[k] is _Kind.ANCHOR and _counted(lines[k])}
     how = alignment(lines, kinds, unit)
     owners: list[int | None] = [
