@@ -30,6 +30,8 @@ from scan_gateway.words import Word
         ("1250:00", "1250,00"),
         ("12:50", "12:50"),  # a time of day may be meant
         ("08:21:18", "08:21:18"),
+        ("90:1", "90.1"),  # an account's code: one digit after the colon, no clock's
+        ("41:1.2", "41.1.2"),
     ],
 )
 def test_lookalikes_are_repaired_only_where_unambiguous(text: str, repaired: str) -> None:

@@ -52,6 +52,9 @@ _BY_IBAN = re.compile(r"^BY(..)([A-Z]{4})(....)([A-Z0-9]{16})$")
 # An amount whose decimal comma OCR read as a colon ("39:27"); a time of day may look so.
 _COLON_FOR_COMMA = re.compile(r"^(-?\d+):(\d{2})$")
 _LAST_HOUR, _LAST_MINUTE = 23, 59
+# An account's code whose dot OCR read as a colon ("90:1", "41:1.2"): one digit after the
+# colon, as neither a clock nor an amount prints.
+_COLON_IN_CODE = re.compile(r"^(\d{2,3}):(\d(?:\.\d{1,3})*)$")
 # A minus read twice ("—-34 906,03"): two dash glyphs over one printed sign before digits.
 _DOUBLED_MINUS = re.compile(r"^[-\u2212\u2013\u2014]{2}(?=\d)")
 _SIGNED = re.compile(r"^[-\u2212\u2013\u2014]\d")
@@ -120,6 +123,9 @@ def repair_word(word: Word, cyrillic_page: bool | None = None) -> Word:
     amount = _colon_for_comma(word.text)
     if amount is not None:
         return _repaired(word, amount, 1)
+    code = _COLON_IN_CODE.match(word.text)
+    if code is not None:
+        return _repaired(word, f"{code[1]}.{code[2]}", 1)
     folded = fold_lookalikes(word.text, cyrillic_page)
     return word if folded == word.text else replace(word, text=folded)
 
