@@ -3,6 +3,8 @@ rows) continues the document; what looks like a header below rows of amounts sta
 
 from __future__ import annotations
 
+import pytest
+
 from scan_gateway.grid_from_words import PageGrid
 from scan_gateway.pages import assemble
 
@@ -170,7 +172,17 @@ def test_a_statements_header_printed_again_with_two_of_nine_captions_misread_con
     assert assembled.pages == [(1, 2)]
 
 
-def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:
+@pytest.mark.parametrize(
+    "balance",
+    [
+        ["Остаток на начало периода на:", "01.05.2024", "48 607,51"],
+        # The label's words parted between two cells.
+        ["Входящее", "сальдо на:", "01.05.2024", "48 607,51"],
+    ],
+)
+def test_a_balance_line_among_the_titles_does_not_hide_the_header(
+    balance: list[str | None],
+) -> None:
     captions = ["Дата документа", "Номер документа", "Дебет", "Кредит", "Контрагент", "Детали"]
     rows = [
         [f"{day:02d}.05.2024", f"{day}", "100,00", None, "ООО «Альфа»", "Оплата"]
@@ -178,7 +190,7 @@ def test_a_balance_line_among_the_titles_does_not_hide_the_header() -> None:
     ]
     titles = [
         ["Выписка по счету BY14PJCB30127754876910193300"],
-        ["Остаток на начало периода на:", "01.05.2024", "48 607,51"],
+        balance,
     ]
     first = page(1, [*titles, captions, *rows])
     second = page(2, [captions, *rows])

@@ -157,11 +157,12 @@ CAPTIONS_PER_MISREAD = 4
 def _amounts(row: Sequence[str | None]) -> bool:
     """A row of a table's body: an amount among three cells or more (a title line holds a
     label and its value, or a label ending in a colon and its values: "Остаток на: |
-    01.05.2024 | 48 607,51")."""
+    01.05.2024 | 48 607,51", the label's words in two cells at most: "Входящее | сальдо на:
+    | 01.10.2024 | 49822.18")."""
     filled = [cell.strip() for cell in row if cell is not None and cell.strip()]
     return (
         len(filled) >= 3
-        and not filled[0].endswith(":")
+        and not any(cell.endswith(":") for cell in filled[:2])
         and any(ends_in_amount(cell) for cell in filled)
     )
 
