@@ -142,6 +142,7 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Кредт", {"кредит"}, True),  # a letter lost
         ("Креддит", {"кредит"}, True),  # a letter doubled
         ("Дебег", {"дебет"}, True),
+        ("Kpeg. в валюте", {"кредит", "валюта"}, True),  # д of a serif face read as g
         ("Наименованне счета", {"наименование", "счет"}, True),
         ("Остагок на конец", {"сальдо", "конец"}, True),
         # Look-alikes are certain: no guess.

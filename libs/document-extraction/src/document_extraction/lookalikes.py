@@ -280,7 +280,7 @@ def cyrillic_spelling(word: str) -> str | None:
 
 # Letters OCR takes for one another: substituting one for another of its group costs half.
 _SIMILAR_GROUPS: Final = (
-    "лпнn", "нийu", "лд", "шщц", "ьъыb", "бв6", "сеоэ", "ао", "з3э", "гтr", "ч4", "тm",
+    "лпнn", "нийu", "лдg", "шщц", "ьъыb", "бв6", "сеоэ", "ао", "з3э", "гтr", "ч4", "тm",
     "о0", "il1|!і", "ce", "uv",
 )  # fmt: skip
 # Two glyphs read for one letter ("ьі" for ы, "rn" for m): reading them as it costs half.
