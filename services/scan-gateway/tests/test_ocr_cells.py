@@ -1292,3 +1292,20 @@ def test_a_long_code_the_gap_of_a_code_column_set_two_ways_cut_at_a_dot_joins_it
     labels = [row[1] for row in rows[1:]]
     assert labels[:-2] == codes[:-2] and labels[-1] == "90"
     assert labels[-2] is not None and labels[-2].replace(" ", "") == "10.1.1"
+
+
+def test_a_code_whose_dot_ocr_set_a_space_beside_is_one_code() -> None:
+    words = [ocr_word(t, x, 10) for t, x in (("Счет", 60), ("Наименование", 260), ("Сумма", 600))]
+    body = [(("68.1.", "1"), "Налог"), (("10.1", ".1"), "Сырье"), (("68.1",), "Налог")]
+    for k, (parts, name) in enumerate(body):
+        y = 50 + 40 * k
+        x = 60.0
+        for part in parts:
+            words.append(ocr_word(part, x, y))
+            x = words[-1].x1 + 8
+        words += [ocr_word(name, 260, y), ocr_word("100,00", 690 - 6 * DIGIT, y)]
+    assert [row[:2] for row in grid_of(words)[1:]] == [
+        ["68.1.1", "Налог"],
+        ["10.1.1", "Сырье"],
+        ["68.1", "Налог"],
+    ]

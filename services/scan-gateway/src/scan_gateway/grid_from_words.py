@@ -54,6 +54,7 @@ _SPACED_AMOUNT = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?$")
 # One number as a cell holds it, its thousands apart or not.
 _ONE_NUMBER = re.compile(r"[-−(]?\d+(?: \d{3})*(?:[.,]\d+)?\)?")
 _THOUSANDS_PARTED = re.compile(r"[-−(]?\d{1,3}(?: \d{3})+[.,]\d{2}\)?")
+_SPACED_CODE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(?:\. | \.)(\d{1,3}(?:\.\d{1,3})*)(?=\s|$)")
 _AMOUNT_FIRST = re.compile(r"^[-−(]?\d[\d ]*[.,]\d{2}\)?(?!\d)")
 # Two cells are set at least this far apart (in text heights): the gaps between the letters
 # or digits of one word are narrower.
@@ -1342,7 +1343,7 @@ def _assemble(
             continue
         cell_text = _cells_text(row, height)
         if ocr:
-            cell_text = {c: _amount_spacing(t) for c, t in cell_text.items()}
+            cell_text = {c: _code_spacing(_amount_spacing(t)) for c, t in cell_text.items()}
         texts.append([cell_text.get(c) for c in range(width)])
         confidence.append(
             [
@@ -1362,6 +1363,12 @@ def _amount_spacing(text: str) -> str:
     if " " in text and _SPACED_AMOUNT.match(text):
         return text.replace(" ", "")
     return text
+
+
+def _code_spacing(text: str) -> str:
+    """A cell that starts with an account's code OCR set a space beside one of its dots
+    ("68.1. 1", "10.1 .1"): the code is one word, whatever follows it."""
+    return _SPACED_CODE.sub(r"\1.\2", text, count=1)
 
 
 def _box(words: Sequence[Word], page: PageWords) -> BBox:
