@@ -1309,3 +1309,20 @@ def test_a_code_whose_dot_ocr_set_a_space_beside_is_one_code() -> None:
         ["10.1.1", "Сырье"],
         ["68.1", "Налог"],
     ]
+
+
+def test_a_code_read_into_the_indicator_beside_it_is_cut_at_the_columns_edge() -> None:
+    # Codes set right end at 240, indicators set left start at 248: on one line of many OCR
+    # read "44БУ" as one word and drew its last digit's box over the letter after it.
+    words = [ocr_word(t, x, 10) for t, x in (("Наименование", 40), ("Счет", 170))]
+    words += [ocr_word("Показатели", 248, 10), ocr_word("Сумма", 600, 10)]
+    body = [("Товары", str(code)) for code in range(41, 61)]
+    for k, (name, code) in enumerate(body):
+        y = 50 + 40 * k
+        words += [ocr_word(name, 40, y), ocr_word("100,00", 690 - 6 * DIGIT, y)]
+        if code == "44":
+            chars = ((212.0, 226.0), (222.0, 249.0), (248.0, 260.0), (262.0, 274.0))
+            words.append(Word("44БУ", 212, y, 274, y + HEIGHT, 90.0, chars=chars))
+        else:
+            words += [ocr_word(code, 240 - 2 * DIGIT + 2, y), ocr_word("БУ", 248, y)]
+    assert [row[:3] for row in grid_of(words)[1:]] == [[name, code, "БУ"] for name, code in body]

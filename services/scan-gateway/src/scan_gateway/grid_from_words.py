@@ -695,17 +695,17 @@ def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
 def _cut_at_gaps(word: Word, xs: Sequence[float], narrowest: float) -> list[Word]:
     """A word cut where one of ``xs`` falls in a gap between two of its characters at least
     ``narrowest`` wide (wider than a letter's spacing: text run on over a column's edge
-    stays whole)."""
+    stays whole), or between a digit and a letter (a number set right against text set
+    left, however OCR drew their boxes: "44БУ")."""
     chars = word.chars
     if len(chars) != len(word.text):
         return [word]
-    cuts = [
-        x
-        for (_, end), (start, _) in itertools.pairwise(chars)
-        if start - end >= narrowest
-        for x in xs
-        if end < x < start
-    ]
+    cuts = []
+    for k, ((x0, end), (start, x1)) in enumerate(itertools.pairwise(chars), start=1):
+        apart = start - end >= narrowest
+        left, right = (x0 + end) / 2, (start + x1) / 2
+        kinds = word.text[k - 1].isdigit() and word.text[k].isalpha()
+        cuts += [x for x in xs if (apart and end < x < start) or (kinds and left < x < right)]
     return _cut_word(word, cuts)
 
 
@@ -852,6 +852,12 @@ def build_page_grid(
         )
         unit = statistics.median(line.extent for line in lines)
         bounds = _bounds(lines, found, unit)
+        if ocr:
+            # A word OCR read across a column's edge, its characters apart there ("44БУ"
+            # for 44 | БУ: a code set right against an indicator set left), is two cells.
+            cut = [part for w in words for part in _cut_at_gaps(w, bounds, NARROWEST_GAP * height)]
+            if len(cut) > len(words):
+                lines = lines_of(cut, height, gap)
         columns = len(found) + 1
         line_rows = _line_rows(lines, bounds, unit, fold=True, gaps=found)
         if gaps is not None:
