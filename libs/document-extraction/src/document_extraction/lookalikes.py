@@ -95,7 +95,7 @@ def legal_form_spelled(text: str) -> str:
     "3A0 «Альфа-Банк»") with the form spelled as printed, and without an outline level or
     row number read into it ("0 ООО «Альфа»", "0000 «Альфа»", "0 0 00 «Альфа»", or a piece
     of a border: "] ООО «Альфа»"); any other text as it is."""
-    text = _STATE_FORM.sub("ГП ", text)
+    text = _UNITARY_FORM.sub("УП ", _STATE_FORM.sub("ГП ", text))
     match = _BEFORE_NAME.match(text)
     if match is None:
         return text
@@ -129,6 +129,8 @@ _PERSON_FORM: Final = re.compile(rf"^[WMNUH](?:[NnП]|II)\s+(?={_SURNAME_INITIAL
 # Latin letters of strokes ("IN", "IM", "NM", "IT"). A quoted name follows a legal form, and
 # no other form is read so (ИП precedes a person's name; УП, ЧП start with Y, 4).
 _STATE_FORM: Final = re.compile(r"^[ITNТГ](?:[ITТ]I|[ПNMT])\s+(?=«)")
+# "УП" so, its П read as the Latin N ("YN «Минскводсервис»").
+_UNITARY_FORM: Final = re.compile(r"^[YУ][NП]\s+(?=«)")
 
 
 def person_form_spelled(text: str) -> str:
