@@ -239,25 +239,29 @@ def test_title_words_that_start_after_the_thousands_of_amounts_mark_no_cells_edg
 def test_a_level_read_against_the_code_set_left_beside_it_is_a_column_of_its_own() -> None:
     # Outline levels in a narrow column; accounts' codes set right as numbers ("01"), their
     # subaccounts' set left as text, 9 px after the level: closer than a space, so OCR reads
-    # "1" and "01.01" as one word. Every line starts with one digit before the same gap.
-    def glued(level: str, code: str, y: float) -> Word:
-        chars = ((100.0, 112.0),)
-        chars += tuple((121 + k * DIGIT, 133 + k * DIGIT) for k in range(len(code)))
+    # "1" and "01.01" as one word. Every line starts with one digit before the same gap (a
+    # level "0" read as the letter "о"; one code's first box drawn starting early).
+    def glued(level: str, code: str, y: float, early: float = 0.0) -> Word:
+        chars = ((100.0, 112.0), (121 - early, 133.0))
+        chars += tuple((121 + k * DIGIT, 133 + k * DIGIT) for k in range(1, len(code)))
         return Word(level + code, 100, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars)
 
     words = [ocr_word(t, x, 10) for t, x in (("Счет", 121), ("Наименование", 260))]
     words += [ocr_word("Дебет", 520, 10), ocr_word("Кредит", 700, 10)]
     body = [("0", "01", "Основные", "100,00"), ("1", "01.01", "Здания", "100,00"),
-            ("0", "10", "Материалы", "50,00"), ("1", "10.01", "Сырье", "50,00")]  # fmt: skip
+            ("о", "10", "Материалы", "50,00"), ("1", "10.01", "Сырье", "30,00"),
+            ("1", "10.02", "Топливо", "20,00")]  # fmt: skip
     for k, (level, code, name, amount) in enumerate(body):
         y = 50 + 40 * k
         if "." in code:
-            words.append(glued(level, code, y))
+            words.append(glued(level, code, y, early=10.0 if code == "10.02" else 0.0))
         else:
             words += [ocr_word(level, 100, y), ocr_word(code, 240 - len(code) * DIGIT, y)]
         words += [ocr_word(name, 260, y), ocr_word(amount, 600 - len(amount) * DIGIT, y)]
         words.append(ocr_word("0,00", 800 - 4 * DIGIT, y))
-    assert [row[:4] for row in grid_of(words)[1:]] == [list(row) for row in body]
+    assert [row[:4] for row in grid_of(words)[1:]] == [
+        ["0" if level == "о" else level, code, name, amount] for level, code, name, amount in body
+    ]
 
 
 def test_names_that_start_together_after_signed_sums_read_into_them_are_a_column() -> None:

@@ -320,6 +320,9 @@ def _glued_cells(
 
 
 MIN_LONE_DIGITS = 2
+# Of the lines beside a column of levels, one in this many may have the character after the
+# level drawn starting early.
+EARLY_SHARE = 4
 
 
 def _lone_digits_apart(
@@ -327,9 +330,10 @@ def _lone_digits_apart(
 ) -> list[tuple[float, float]]:
     """The edge of a column of one digit per line (an outline level) that OCR read against the
     code set left beside it ("101.01" for 1 | 01.01, closer than a space): where the table's
-    lines start with one digit, each, and the characters after it start past a gap common to
-    them all. Up to ``allowed`` lines may start otherwise (a level misread as a mark), or
-    their characters after it a little early."""
+    lines start with one digit each (or its look-alike letter: "о" for 0), and the characters
+    after it start past a gap. Up to ``allowed`` lines may start otherwise (a level misread
+    as a mark); OCR draws a character's box too wide now and then, so the gap ends where
+    most lines' characters after the digit start, not where the earliest does."""
     ends: list[float] = []
     starts: list[float] = []
     odd = 0
@@ -339,7 +343,8 @@ def _lone_digits_apart(
         after = spans[1][0] if len(word.text) > 1 else None
         if after is None and len(line.words) > 1:
             after = line.words[1].x0
-        if not word.text[0].isdigit() or len(spans) != len(word.text) or after is None:
+        digit = DIGIT_LOOKALIKES.get(word.text[0], word.text[0]).isdigit()
+        if not digit or len(spans) != len(word.text) or after is None:
             odd += 1
             continue
         ends.append(spans[0][1])
@@ -349,9 +354,7 @@ def _lone_digits_apart(
     alone = sum(len(line.words[0].text) == 1 for line in body)
     if odd > allowed or alone < MIN_LONE_DIGITS:
         return []
-    # OCR draws a character's box a few pixels too wide now and then: as many lines as may
-    # start otherwise may also start a little early.
-    a, b = max(ends), sorted(starts)[min(allowed - odd, len(starts) - 1)]
+    a, b = max(ends), sorted(starts)[len(starts) // EARLY_SHARE]
     if b - a < narrowest or any(p < b and a < q for p, q in gaps):
         return []
     return [(a, b)]
