@@ -222,3 +222,15 @@ def test_a_header_repeated_with_a_word_beside_its_date_misread_is_known_again() 
     ]
     repeats = HeaderRepeats(rows, 0, 0)
     assert [row in repeats for row in rows[1:]] == [False, True, False]
+
+
+def test_a_long_row_of_column_numbers_repeated_with_its_first_number_misread_is_known() -> None:
+    rows: list[list[str | None]] = [
+        ["№", "Субконто", "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+        ["1", "2", "3", "4", "5", "6", "7", "8"],
+        ["1", "ОАО «Керамин»", "0,00", "5,00", "1,00", "2,00", "3,00", "4,00"],
+        ["rt", "2", "3", "д", "5", "6", "7", "8"],  # "1" and "4" misread
+        ["rt", "2", "3"],  # too short a run to tell
+    ]
+    repeats = HeaderRepeats(rows, 0, 1)
+    assert [row in repeats for row in rows[2:]] == [False, True, False]

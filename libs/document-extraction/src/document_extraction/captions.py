@@ -271,6 +271,7 @@ def caption_text(cell: CellValue) -> str:
 
 # Of a long row of column numbers, this share may be misread by OCR ("Я" for 7, "Ну" for 12).
 MISREAD_NUMBERS = 0.25
+LONG_NUMBER_ROW = 6
 
 
 def is_column_number_row(row: Sequence[CellValue]) -> bool:
@@ -298,7 +299,7 @@ def _numbered(texts: Sequence[str]) -> bool:
     fitting = sum(number == start + k for k, number in digits)
     if fitting == len(texts) >= 3:
         return True
-    return len(texts) >= 6 and fitting >= (1 - MISREAD_NUMBERS) * len(texts)
+    return len(texts) >= LONG_NUMBER_ROW and fitting >= (1 - MISREAD_NUMBERS) * len(texts)
 
 
 def _numbered_in_place(texts: Sequence[str]) -> bool:
@@ -310,7 +311,7 @@ def _numbered_in_place(texts: Sequence[str]) -> bool:
     if not offsets:
         return False
     fitting = offsets.most_common(1)[0][1]
-    return len(present) >= 6 and fitting >= (1 - MISREAD_NUMBERS) * len(present)
+    return len(present) >= LONG_NUMBER_ROW and fitting >= (1 - MISREAD_NUMBERS) * len(present)
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,9 @@ class HeaderRepeats:
         # The full comparison only for a row that starts as a header row does.
         if text in self.firsts and row_signature(row) in self.signatures:
             return True
-        if text.isdigit() and is_column_number_row(row):
+        # A long row of column numbers may have its first one misread ("rt" for 1).
+        long = sum(c is not None and c != "" for c in row[:MAX_COLUMNS]) >= LONG_NUMBER_ROW
+        if (text.isdigit() or long) and is_column_number_row(row):
             return True
         return self._captions_again(row)
 
