@@ -248,6 +248,9 @@ def test_a_level_read_against_the_code_set_left_beside_it_is_a_column_of_its_own
 
     words = [ocr_word(t, x, 10) for t, x in (("Счет", 121), ("Наименование", 260))]
     words += [ocr_word("Дебет", 520, 10), ocr_word("Кредит", 700, 10)]
+    # A caption line of dates starts past the levels: it has none.
+    words += [ocr_word(t, x, 30) for t, x in (("01.10.2025", 520), ("31.10.2025", 700))]
+    words.append(ocr_word("итог", 860, 30))
     body = [("0", "01", "Основные", "100,00"), ("1", "01.01", "Здания", "100,00"),
             ("о", "10", "Материалы", "50,00"), ("1", "10.01", "Сырье", "30,00"),
             ("1", "10.02", "Топливо", "20,00")]  # fmt: skip
@@ -259,7 +262,7 @@ def test_a_level_read_against_the_code_set_left_beside_it_is_a_column_of_its_own
             words += [ocr_word(level, 100, y), ocr_word(code, 240 - len(code) * DIGIT, y)]
         words += [ocr_word(name, 260, y), ocr_word(amount, 600 - len(amount) * DIGIT, y)]
         words.append(ocr_word("0,00", 800 - 4 * DIGIT, y))
-    assert [row[:4] for row in grid_of(words)[1:]] == [
+    assert [row[:4] for row in grid_of(words)[-len(body) :]] == [
         ["0" if level == "о" else level, code, name, amount] for level, code, name, amount in body
     ]
 

@@ -334,9 +334,8 @@ def _lone_digits_apart(
     after it start past a gap. Up to ``allowed`` lines may start otherwise (a level misread
     as a mark); OCR draws a character's box too wide now and then, so the gap ends where
     most lines' characters after the digit start, not where the earliest does."""
-    ends: list[float] = []
-    starts: list[float] = []
-    odd = 0
+    led: list[tuple[float, float, float]] = []  # a digit's start and end, the next start
+    others: list[float] = []
     for line in body:
         word = line.words[0]
         spans = _char_spans(word)
@@ -345,16 +344,22 @@ def _lone_digits_apart(
             after = line.words[1].x0
         digit = DIGIT_LOOKALIKES.get(word.text[0], word.text[0]).isdigit()
         if not digit or len(spans) != len(word.text) or after is None:
-            odd += 1
-            continue
-        ends.append(spans[0][1])
-        starts.append(after)
+            others.append(word.x0)
+        else:
+            led.append((word.x0, spans[0][1], after))
     # The digit is a word of its own on two lines at least (a level before a code set right,
     # or before a title): the first digit of a date or a code is not.
     alone = sum(len(line.words[0].text) == 1 for line in body)
-    if odd > allowed or alone < MIN_LONE_DIGITS:
+    if not led or alone < MIN_LONE_DIGITS:
         return []
-    a, b = max(ends), sorted(starts)[len(starts) // EARLY_SHARE]
+    # The levels' column, where most digit-led lines start: a line that starts past it (a
+    # caption's, with a date in it) has no level.
+    column = statistics.median(x0 for x0, _, _ in led)
+    near = [(end, after) for x0, end, after in led if x0 <= column + narrowest]
+    a = max(end for end, _ in near)
+    b = sorted(after for _, after in near)[len(near) // EARLY_SHARE]
+    if sum(x0 < a for x0 in others) > allowed:
+        return []
     if b - a < narrowest or any(p < b and a < q for p, q in gaps):
         return []
     return [(a, b)]
