@@ -1333,3 +1333,29 @@ def test_a_code_read_into_the_indicator_beside_it_is_cut_at_the_columns_edge() -
         else:
             words += [ocr_word(code, 240 - 2 * DIGIT + 2, y), ocr_word("БУ", 248, y)]
     assert [row[:3] for row in grid_of(words)[1:]] == [[name, code, "БУ"] for name, code in body]
+
+
+def test_row_numbers_read_with_the_codes_beside_them_part_where_text_cells_start_too() -> None:
+    # Row numbers set right end at 151, codes set left start at 161: closer than a space,
+    # so OCR reads "318.3" as one word, on a line whose outline level it misread ("al’").
+    # The header names the code column on one line only ("№ Счет" as one phrase), but the
+    # quantity lines' label starts there too: two cells of text start after the gap.
+    words = [ocr_word("№", 137, 10), ocr_word("Счет", 161, 10), ocr_word("Наименование", 300, 10)]
+    words += [ocr_word("Дебет", 600, 10), ocr_word("Кредит", 720, 10)]
+    body = [(str(k), f"18.{k}", "НДС") for k in range(1, 6)]
+    y = 50.0
+    for number, code, name in body:
+        if number == "3":
+            chars = ((137.0, 149.0), *((161 + k * DIGIT, 173 + k * DIGIT) for k in range(4)))
+            words.append(ocr_word("al’", 60, y))
+            words.append(Word(number + code, 137, y, chars[-1][1], y + HEIGHT, 90.0, chars=chars))
+        else:
+            words += [ocr_word("1", 60, y), ocr_word(number, 151 - 14, y), ocr_word(code, 161, y)]
+        words += [ocr_word(name, 300, y), ocr_word("100,00", 690 - 6 * DIGIT, y)]
+        words.append(ocr_word("0,00", 800 - 4 * DIGIT, y))
+        y += 40
+        words += [ocr_word("0", 60, y), ocr_word("Количество", 161, y)]
+        words += [ocr_word("5", 690 - DIGIT, y), ocr_word("5", 800 - DIGIT, y)]
+        y += 40
+    rows = [row for row in grid_of(words)[1:] if row[1]]
+    assert [row[1:4] for row in rows] == [list(row) for row in body]

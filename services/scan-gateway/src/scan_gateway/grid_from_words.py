@@ -291,8 +291,9 @@ def _glued_cells(
 ) -> list[tuple[float, float]]:
     """Column edges OCR read no space at: an amount set right against a name set left is
     one word ("20727,11000 «Сигма»"). Where the characters of every table line leave a gap,
-    and the words of two header lines or more start right after it (a caption set left over
-    its column, on its lines), one cell ends and the next begins."""
+    and two words start right after it, of header lines (a caption set left over its column,
+    on its lines) or as a body line's cell of text ("Количество" under "Счет"), one cell
+    ends and the next begins."""
     chars = sorted(span for line in body for word in line.words for span in _char_spans(word))
     # A header line's first word counts where it starts inside the table: a caption under
     # a group caption ("Списание/Дебет" under "Сумма"), not a title at the page's margin.
@@ -303,6 +304,7 @@ def _glued_cells(
         for k, w in enumerate(line.words)
         if (k or w.x0 > inside) and not is_numeric(w.text)
     ]
+    starts += [p.x0 for line in body for p in line.phrases[1:] if p.text[:1].isalpha()]
     # Where a number's thousands are set apart from the rest ("26 445,29"), the gap is inside
     # one cell, whatever caption or title word happens to start after it.
     numbers = [
