@@ -399,6 +399,27 @@ def test_a_border_lost_on_some_rows_still_cuts_a_row_number_off_its_account() ->
     assert "12345,0" in rows[2]
 
 
+def test_a_number_and_an_amount_read_across_a_lost_piece_of_rule_part_at_the_sliver() -> None:
+    # The rule between the document's number and its amount was lost on the second row,
+    # where OCR read its remains as a sliver of a "1": "9574139225,89" is 9574 | 39225,89.
+    ys = [100.0, 140.0, 180.0, 220.0]
+    rules = [Rule("h", y, 50, 700) for y in ys] + [
+        Rule("v", 200, ys[0], ys[1]),
+        Rule("v", 200, ys[2], ys[3]),
+        *(Rule("v", x, ys[0], ys[-1]) for x in (50, 450, 700)),
+    ]
+    words = [ocr_word(t, x, 110) for t, x in (("№", 60), ("Сумма", 210), ("Контрагент", 460))]
+    number = tuple((140 + 14 * k, 152 + 14 * k) for k in range(4))
+    amount = tuple((206 + 14 * k, 218 + 14 * k) for k in range(8))
+    chars = (*number, (199.0, 202.0), *amount)
+    words.append(Word("9574139225,89", 140, 150, amount[-1][1], 170, 90.0, chars=chars))
+    words += [ocr_word("ООО", 460, 150), ocr_word("5", 182, 190), ocr_word("100,00", 206, 190)]
+    words.append(ocr_word("ЗАО", 460, 190))
+    rows = grid_of(words, rules)
+    assert rows[1][1:4] == ["9574", "39225,89", "ООО"]
+    assert rows[2][1:4] == ["5", "100,00", "ЗАО"]
+
+
 def test_a_page_that_continues_the_table_gets_the_columns_the_first_page_ended_with() -> None:
     # On the first page the caption «Сумма» set left opens a column over the amounts set
     # right, and goes; the next page has no caption line, only the gaps the first one gives.

@@ -84,6 +84,8 @@ SAME_RULE = 0.4
 # How far (in text heights) OCR's box of a word may start left of the rule it stands right
 # of: a letter touching the rule loses ink to it, or keeps a piece of it.
 ON_RULE = 0.25
+# A character no wider than this share of a letter's height is a sliver (a rule read as "1").
+SLIVER = 0.2
 
 
 @dataclass
@@ -673,11 +675,37 @@ def _cut_at_rules(
     # row number or level off the account it was read into ("1960.1.1" is 19 | 60.1.1).
     if not table[0] <= word.cy <= table[1]:
         return parts
-    cut = _cut_word(word, [r.position for r in vertical])
+    positions = [r.position for r in vertical]
+    cut = _cut_word(word, positions)
     numbers = all(p.text.isdigit() and len(p.text) <= MAX_ROW_NUMBER for p in cut[:-1])
     if numbers and _CODE.match(cut[-1].text):
         return cut
+    # A document's number and the amount after it ("9574139225,89" for 9574 | 39225,89), the
+    # rule between them read as a sliver of a "1": the sliver shows the rule is there.
+    slivers = [_without_sliver(p, positions, height) for p in cut]
+    if (
+        any(s is not p for s, p in zip(slivers, cut, strict=True))
+        and all(is_numeric(p.text) for p in slivers)
+        and ends_in_amount(slivers[-1].text)
+        and not any(ends_in_amount(p.text) for p in slivers[:-1])
+    ):
+        return slivers
     return parts
+
+
+def _without_sliver(word: Word, positions: Sequence[float], height: float) -> Word:
+    """A word without a character at its edge as narrow as a rule, standing on one of
+    ``positions``: the rule, read as a "1" or a bar."""
+    chars = word.chars
+    if len(chars) != len(word.text) or len(chars) < 2:
+        return word
+    for index in (0, len(chars) - 1):
+        x0, x1 = chars[index]
+        if x1 - x0 <= SLIVER * height and any(x0 <= x <= x1 for x in positions):
+            kept = chars[:index] + chars[index + 1 :]
+            text = word.text[:index] + word.text[index + 1 :]
+            return replace(word, text=text, x0=kept[0][0], x1=kept[-1][1], chars=kept)
+    return word
 
 
 def _cut_word(word: Word, xs: Sequence[float]) -> list[Word]:
