@@ -154,6 +154,7 @@ def test_a_legal_form_read_in_digits_and_latin_letters_is_spelled_as_printed(
         ("Об. KT", {"оборот", "кредит"}, False),
         ("KT", {"кредит"}, False),
         ("Cчет", {"счет"}, False),
+        ("Ne док", {"№", "док"}, False),  # "№" read as the Latin letters of its strokes
         # Two words read without the space between them.
         ("Обороты ЗаПериод", {"оборот", "период"}, True),
         ("Конец КтВ Валюте", {"конец", "кредит", "валюта"}, True),

@@ -38,6 +38,8 @@ _OCR_READINGS = {
     # "К-Т" with its К and hyphen read as one letter; "КТ" with its Т read as r.
     "ют": "кредит",
     "kr": "кредит",
+    # "№" read as the Latin letters of its strokes.
+    "ne": "№",
     # "ИНН" with its И read as Н, or all of it in Latin strokes.
     "ннн": "инн",
     "whh": "инн",
