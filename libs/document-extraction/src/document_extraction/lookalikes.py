@@ -86,6 +86,8 @@ LEGAL_FORMS: Final = frozenset((
 ))  # fmt: skip
 # What may stand before a quoted name: its legal form, an outline level or row number OCR
 # read into the line, a bracket of a cell border; the form itself OCR may read in pieces.
+# In a legal form's capitals a 4 is the Ч it looks like ("4YN" for ЧУП), as in no number.
+_FORM_DIGITS: Final = {**_DIGIT_TO_CYRILLIC, "4": "ч"}
 _BEFORE_NAME: Final = re.compile(r"^([^«]{1,12}?)\s*(?=«)")
 _STRAY: Final = re.compile(r"^[\d\[\]|]{1,2}$")
 
@@ -110,7 +112,7 @@ def legal_form_spelled(text: str) -> str:
             readings.append(("О" + read[1:], before))
         for form, stray in readings:
             letters = "".join(
-                _DIGIT_TO_CYRILLIC.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
+                _FORM_DIGITS.get(ch, LATIN_TO_CYRILLIC.get(ch, ch)).upper() for ch in form
             )
             if not all(_STRAY.match(t) for t in stray):
                 continue
