@@ -192,6 +192,17 @@ def test_a_dates_last_digit_set_apart_where_title_words_start_stays_in_the_date(
     assert grid_of(words)[3:] == [list(row) for row in body]
 
 
+def glued_cells(body: list[Word], header: list[Word]) -> list[tuple[float, float]]:
+    return _glued_cells(
+        lines_of(body, HEIGHT, OCR_PHRASE_GAP),
+        lines_of(header, HEIGHT, OCR_PHRASE_GAP),
+        [],
+        allowed=0,
+        narrowest=5.0,
+        slack=16.0,
+    )
+
+
 def test_a_caption_that_starts_its_header_line_inside_the_table_marks_a_glued_cells_edge() -> None:
     # Debits set left just after the document numbers set right, closer than a space: OCR
     # reads each pair as one phrase. Where the characters leave a gap, "Сумма" starts on
@@ -203,15 +214,7 @@ def test_a_caption_that_starts_its_header_line_inside_the_table_marks_a_glued_ce
         y = 80 + 40 * k
         body += [ocr_word("05.02.2025", 40, y), ocr_word(number, 317, y)]
         body += [ocr_word(debit, 390, y)]
-    found = _glued_cells(
-        lines_of(body, HEIGHT, OCR_PHRASE_GAP),
-        lines_of(header, HEIGHT, OCR_PHRASE_GAP),
-        [],
-        allowed=0,
-        narrowest=5.0,
-        slack=16.0,
-    )
-    assert found == [(385.0, 390.0)]
+    assert glued_cells(body, header) == [(385.0, 390.0)]
 
 
 def test_title_words_that_start_after_the_thousands_of_amounts_mark_no_cells_edge() -> None:
@@ -225,15 +228,7 @@ def test_title_words_that_start_after_the_thousands_of_amounts_mark_no_cells_edg
         y = 80 + 40 * k
         body += [ocr_word("10.01", 40, y), ocr_word("Сырье", 120, y)]
         body += [ocr_word(thousands, 300, y), ocr_word(rest, 334, y)]
-    found = _glued_cells(
-        lines_of(body, HEIGHT, OCR_PHRASE_GAP),
-        lines_of(header, HEIGHT, OCR_PHRASE_GAP),
-        [],
-        allowed=0,
-        narrowest=5.0,
-        slack=16.0,
-    )
-    assert found == []
+    assert glued_cells(body, header) == []
 
 
 def test_a_level_read_against_the_code_set_left_beside_it_is_a_column_of_its_own() -> None:
