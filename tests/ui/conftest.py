@@ -61,11 +61,19 @@ async def _open_page(browser: Browser) -> AsyncIterator[Page]:
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The page's security policy refuses any inline script, handler or style: the browser
+    # says so on its console, and a refusal is as much an error as a script's.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     try:
         yield page
     finally:
         await context.close()
-    assert errors == [], f"script errors on the page: {errors}"
+    assert errors == [], f"script errors or refused content on the page: {errors}"
 
 
 async def _screenshot(page: Page, name: str) -> Path:

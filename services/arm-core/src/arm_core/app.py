@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from arm_core.api import files, health, metrics
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
+from arm_core.api.headers import SecurityHeaders
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
 from arm_core.web.pages import install_web
@@ -24,6 +25,8 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app = FastAPI(title="ARM KA recognition", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(UnexpectedErrors)
+    # Outermost: a response made by the error middleware carries the headers too.
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(files.router)

@@ -1,0 +1,50 @@
+"""Every response carries the security headers: pages may not be framed, run only the core's
+own scripts and styles, and no response is read as another type than it says."""
+
+from __future__ import annotations
+
+import pytest
+
+from arm_core.api.headers import CONTENT_SECURITY_POLICY
+from arm_core.testing import run_core
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/healthcheck", "/api/v1/files", "/ui/files", "/ui/consolidations", "/static/app.js",
+     "/api/v1/files/00000000-0000-0000-0000-000000000000", "/no/such/page"],
+)  # fmt: skip
+async def test_every_response_carries_the_security_headers(make_core_settings, path: str) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        response = await core.client.get(path)
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["referrer-policy"] == "same-origin"
+    policy = response.headers["content-security-policy"]
+    assert policy == CONTENT_SECURITY_POLICY
+    assert "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+
+
+async def test_the_api_docs_keep_the_headers_and_cannot_be_framed(make_core_settings) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        response = await core.client.get("/docs")
+    assert response.status_code == 200
+    assert response.headers["content-security-policy"] == "frame-ancestors 'none'"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+async def test_no_page_template_carries_an_inline_style_script_or_handler() -> None:
+    # The policy would refuse them in the browser; a template that adds one fails here first.
+    from importlib.resources import files
+
+    templates = files("arm_core.web") / "templates"
+    offending = [
+        item.name
+        for item in templates.iterdir()
+        if item.name.endswith(".html")
+        and any(
+            marker in item.read_text(encoding="utf-8")
+            for marker in (" style=", "<style", " onclick=", " onload=", " onchange=", "<script>")
+        )
+    ]
+    assert offending == []
