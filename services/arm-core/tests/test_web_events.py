@@ -176,3 +176,19 @@ async def _listening(core) -> bool:
 
 async def _true(value: object) -> bool:
     return bool(value)
+
+
+@pytest.mark.parametrize(
+    ("headers", "params"),
+    [
+        ({}, {"since": "garbage"}),
+        ({}, {"since": "abc-1x"}),
+        ({"Last-Event-ID": "'; DROP TABLE stored_file; --"}, {}),
+        ({}, {"since": "0-" + "9" * 40}),
+    ],
+)
+async def test_a_malformed_cursor_is_refused_with_400(make_core_settings, headers, params) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        response = await core.client.get("/ui/events", headers=headers, params=params)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_CURSOR"

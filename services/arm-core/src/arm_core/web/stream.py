@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator, Iterable
 
@@ -19,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from arm_core.api.deps import actor_of, runtime_of
+from arm_core.api.errors import ApiError
 from arm_core.web.events import RESYNC, FileChange, FileEvents, Item
 
 # Part of the pages (an EventSource of theirs), not of the API: outside the OpenAPI document.
@@ -28,6 +30,9 @@ router = APIRouter(include_in_schema=False)
 # stopping server waits for open responses, so no stream may keep it waiting for long.
 STREAM_SECONDS = 8.0
 RECONNECT_MS = 500
+# A cursor as the stream writes it: the listener's epoch and a change's number. One of an
+# older epoch is well formed (the page re-reads everything); anything else is refused.
+_CURSOR = re.compile(r"[0-9a-f]{1,16}-[0-9]{1,19}")
 
 
 def _message(event: str, data: str, cursor: str) -> str:
@@ -81,6 +86,8 @@ async def file_events(
     actor_of(request)
     events = runtime_of(request).file_events
     cursor = request.headers.get("last-event-id") or since
+    if cursor and not _CURSOR.fullmatch(cursor):
+        raise ApiError(400, "INVALID_CURSOR", "курсор событий не распознан")
 
     async def stream() -> AsyncIterator[str]:
         with events.subscribe() as subscription:
