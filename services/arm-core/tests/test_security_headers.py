@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arm_core.api.headers import CONTENT_SECURITY_POLICY
-from arm_core.testing import run_core
+from arm_core.testing import run_core, upload
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,17 @@ async def test_no_page_template_carries_an_inline_style_script_or_handler() -> N
         )
     ]
     assert offending == []
+
+
+async def test_a_pdf_that_is_also_html_comes_back_as_a_pdf_attachment(make_core_settings) -> None:
+    # A polyglot: a PDF's signature, then a page with a script. Served back as an attachment
+    # of the type its bytes were recognised as, never to be sniffed into a page.
+    polyglot = b"%PDF-1.4\n<html><body><script>alert(document.cookie)</script></body></html>\n"
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        created = await upload(core.client, "report.pdf", polyglot)
+        assert created.status_code == 201
+        response = await core.client.get(f"/api/v1/files/{created.json()['file_id']}/content")
+    assert response.content == polyglot
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.headers["content-disposition"].startswith("attachment;")
+    assert response.headers["x-content-type-options"] == "nosniff"
