@@ -19,6 +19,7 @@ from arm_core.metrics import Metrics
 from arm_core.settings import CoreSettings
 from arm_core.web.events import CHANNEL as FILE_CHANGED_CHANNEL
 from arm_core.web.events import FileEvents
+from arm_core.web.slots import StreamSlots
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink
 from arm_ka_platform.storage import ObjectStorage, open_storage
@@ -44,6 +45,7 @@ class Runtime:
     supervisor: Supervisor
     inbox: Inbox
     file_events: FileEvents = field(default_factory=FileEvents)
+    stream_slots: StreamSlots = field(default_factory=StreamSlots)
 
     @property
     def nats_status(self) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import uuid
 from collections.abc import AsyncIterator, Iterable
@@ -22,6 +23,7 @@ from fastapi.responses import StreamingResponse
 from arm_core.api.deps import actor_of, runtime_of
 from arm_core.api.errors import ApiError
 from arm_core.web.events import RESYNC, FileChange, FileEvents, Item
+from arm_core.web.slots import StreamSlot
 
 # Part of the pages (an EventSource of theirs), not of the API: outside the OpenAPI document.
 router = APIRouter(include_in_schema=False)
@@ -83,13 +85,40 @@ async def file_events(
     file_id: uuid.UUID | None = None,
     since: str | None = None,
 ) -> StreamingResponse:
-    actor_of(request)
-    events = runtime_of(request).file_events
+    user = actor_of(request)
+    runtime = runtime_of(request)
+    events = runtime.file_events
     cursor = request.headers.get("last-event-id") or since
     if cursor and not _CURSOR.fullmatch(cursor):
         raise ApiError(400, "INVALID_CURSOR", "курсор событий не распознан")
+    settings = runtime.settings
+    slot = runtime.stream_slots.take(
+        user, most=settings.event_streams_max, most_per_user=settings.event_streams_per_user
+    )
+    if slot is None:
+        # Streams end every few seconds: a place is soon free again.
+        raise ApiError(
+            429,
+            "TOO_MANY_STREAMS",
+            "открыто слишком много страниц с обновлениями",
+            retry_after=math.ceil(STREAM_SECONDS),
+        )
 
-    async def stream() -> AsyncIterator[str]:
+    return StreamingResponse(
+        _stream(events, slot, cursor, consolidation_id, file_id),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+async def _stream(
+    events: FileEvents,
+    slot: StreamSlot,
+    cursor: str | None,
+    consolidation_id: uuid.UUID | None,
+    file_id: uuid.UUID | None,
+) -> AsyncIterator[str]:
+    try:
         with events.subscribe() as subscription:
             # Subscribed first, then the replay: nothing falls between the two, and what
             # arrives in both is skipped by its number.
@@ -109,9 +138,5 @@ async def file_events(
                 seen = max(seen, last)
                 if text:
                     yield text
-
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    finally:
+        slot.release()
