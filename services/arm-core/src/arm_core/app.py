@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from arm_core.api import files, health, metrics
+from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
 from arm_core.runtime import running
@@ -25,6 +26,7 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app = FastAPI(title="ARM KA recognition", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(UnexpectedErrors)
+    app.add_middleware(BodyLimit, most=settings.body_max_bytes)
     # Outermost: a response made by the error middleware carries the headers too.
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)

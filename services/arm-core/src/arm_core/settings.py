@@ -25,6 +25,8 @@ class CoreSettings(PlatformSettings):
     http_host: str = "127.0.0.1"
     http_port: int = Field(default=8000, ge=0, le=65535)
     upload_max_bytes: PositiveInt = 100 * 1024 * 1024
+    # Any other request body: the API's JSON, the pages' forms.
+    body_max_bytes: PositiveInt = 256 * 1024
     # How long an upload waits for PostgreSQL to come back before answering 503.
     upload_register_wait_seconds: PositiveFloat = 15.0
     # Set when a reverse proxy authenticates analysts and passes the user name in a header;
