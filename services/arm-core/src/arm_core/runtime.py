@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
+from arm_core.api.rate import RateLimits
 from arm_core.db.pool import Pool, open_pool
 from arm_core.exchange.inbox import Inbox
 from arm_core.exchange.listener import Listener
@@ -46,6 +47,7 @@ class Runtime:
     inbox: Inbox
     file_events: FileEvents = field(default_factory=FileEvents)
     stream_slots: StreamSlots = field(default_factory=StreamSlots)
+    rate_limits: RateLimits = field(default_factory=RateLimits)
 
     @property
     def nats_status(self) -> str:

@@ -33,6 +33,9 @@ class CoreSettings(PlatformSettings):
     # unset means authentication is off and actions are attributed to dev_user.
     auth_user_header: str | None = None
     dev_user: str = "dev"
+    # Requests that start work, per user per minute (and instance): uploads, retries.
+    uploads_per_minute: PositiveInt = 6000
+    retries_per_minute: PositiveInt = 600
     # Open event streams (one per page the analyst has open): in all, and per user.
     event_streams_max: PositiveInt = 500
     event_streams_per_user: PositiveInt = 20

@@ -23,3 +23,15 @@ def actor_of(request: Request) -> str:
     if not user:
         raise ApiError(401, "UNAUTHENTICATED", "пользователь не определён")
     return user[:200]
+
+
+def actor_within(request: Request, kind: str, per_minute: int) -> str:
+    """The acting user, if they have made fewer than ``per_minute`` ``kind`` requests in the
+    last minute (429 TOO_MANY_REQUESTS with Retry-After otherwise)."""
+    actor = actor_of(request)
+    wait = runtime_of(request).rate_limits.take(kind, actor, per_minute)
+    if wait is not None:
+        raise ApiError(
+            429, "TOO_MANY_REQUESTS", "слишком много запросов, повторите позже", retry_after=wait
+        )
+    return actor

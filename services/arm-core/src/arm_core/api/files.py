@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, field_validator
 from starlette.requests import ClientDisconnect
 
-from arm_core.api.deps import actor_of, runtime_of
+from arm_core.api.deps import actor_of, actor_within, runtime_of
 from arm_core.api.errors import ApiError, error_responses
 from arm_core.api.models import (
     BatchRetryResults,
@@ -93,6 +93,7 @@ def _parse_uuid(value: str, what: str) -> uuid.UUID:
             413: "FILE_TOO_LARGE",
             415: "UNSUPPORTED_FORMAT",
             422: "VALIDATION_ERROR",
+            429: "TOO_MANY_REQUESTS",
             503: "STORAGE_UNAVAILABLE",
         }
     ),
@@ -119,9 +120,10 @@ async def upload_file(
     except MultipartError as exc:
         raise ApiError(400, "BAD_REQUEST", str(exc)) from None
     target = _parse_uuid(consolidation_id, "consolidation_id") if consolidation_id else None
+    actor = actor_within(request, "upload", settings.uploads_per_minute)
     broken: list[MultipartError] = []
     try:
-        upload = await _receive(request, boundary, target, actor_of(request), broken)
+        upload = await _receive(request, boundary, target, actor, broken)
     except MultipartError as exc:
         raise _malformed(exc) from None
     except IntakeError as exc:
@@ -326,12 +328,14 @@ async def download_original(request: Request, file_id: uuid.UUID) -> StreamingRe
             404: "FILE_NOT_FOUND",
             409: "FILE_NOT_RETRYABLE",
             422: "VALIDATION_ERROR",
+            429: "TOO_MANY_REQUESTS",
         }
     ),
 )
 async def retry_one(request: Request, file_id: uuid.UUID) -> RetryStarted:
     """A new attempt for a file whose current attempt failed."""
-    outcome = await retry_file(runtime_of(request).pool, file_id, actor_of(request))
+    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    outcome = await retry_file(runtime_of(request).pool, file_id, actor)
     if isinstance(outcome, NotRetried):
         status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
         raise ApiError(status, outcome.reason, outcome.message)
@@ -354,7 +358,13 @@ class BatchRetry(BaseModel):
     "/files/retry",
     response_model_exclude_unset=True,
     responses=error_responses(
-        {400: "BAD_REQUEST (undecodable body)", 401: "UNAUTHENTICATED", 422: "VALIDATION_ERROR"}
+        {
+            400: "BAD_REQUEST (undecodable body)",
+            401: "UNAUTHENTICATED",
+            413: "BODY_TOO_LARGE",
+            422: "VALIDATION_ERROR",
+            429: "TOO_MANY_REQUESTS",
+        }
     ),
 )
 async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
@@ -366,7 +376,8 @@ async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
             ids.append(uuid.UUID(raw))
         except ValueError:
             results.append({"file_id": raw, "outcome": "skipped", "reason": "FILE_NOT_FOUND"})
-    outcomes = await retry_files(runtime_of(request).pool, ids, actor_of(request))
+    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    outcomes = await retry_files(runtime_of(request).pool, ids, actor)
     for outcome in outcomes:
         if isinstance(outcome, Retried):
             results.append(

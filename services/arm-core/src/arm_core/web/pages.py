@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from arm_core.api.deps import actor_of, runtime_of
+from arm_core.api.deps import actor_of, actor_within, runtime_of
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
@@ -323,7 +323,8 @@ async def retry_selected(request: Request) -> HTMLResponse:
     if not values:
         return _render(request, "_batch_result.html", {"results": [], "empty": True})
     ids, bad = _batch_ids(values[:MAX_BATCH])
-    outcomes = await retry_files(runtime.pool, ids, actor_of(request))
+    actor = actor_within(request, "retry", runtime.settings.retries_per_minute)
+    outcomes = await retry_files(runtime.pool, ids, actor)
     results: list[dict[str, Any]] = []
     for outcome in outcomes:
         detail = await queries.file_detail(runtime.pool, outcome.file_id)
@@ -431,7 +432,8 @@ async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
 
 @router.post("/ui/files/{file_id}/retry")
 async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
-    outcome = await retry_file(runtime_of(request).pool, file_id, actor_of(request))
+    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    outcome = await retry_file(runtime_of(request).pool, file_id, actor)
     context = await _file_context(request, file_id)
     if context is None:
         return _not_found(request, "Файл")
