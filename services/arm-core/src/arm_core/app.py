@@ -11,6 +11,7 @@ from arm_core.api import files, health, metrics
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
+from arm_core.api.identity import RequireIdentity
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
 from arm_core.web.pages import install_web
@@ -27,6 +28,7 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     install_error_handlers(app)
     app.add_middleware(UnexpectedErrors)
     app.add_middleware(BodyLimit, most=settings.body_max_bytes)
+    app.add_middleware(RequireIdentity, settings=settings)
     # Outermost: a response made by the error middleware carries the headers too.
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)

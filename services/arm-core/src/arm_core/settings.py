@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field, PositiveFloat, PositiveInt, SecretStr
+import ipaddress
+
+from pydantic import Field, PositiveFloat, PositiveInt, SecretStr, field_validator
 
 from arm_ka_platform.settings import PlatformSettings, redact_url
 
@@ -32,13 +34,24 @@ class CoreSettings(PlatformSettings):
     # Set when a reverse proxy authenticates analysts and passes the user name in a header;
     # unset means authentication is off and actions are attributed to dev_user.
     auth_user_header: str | None = None
+    # Addresses or networks of the proxies allowed to pass that header; empty: any peer.
+    auth_trusted_proxies: list[str] = Field(default_factory=list)
     dev_user: str = "dev"
+    # With authentication on, /metrics answers to this bearer token (a scraper has no login).
+    metrics_token: SecretStr | None = None
     # Requests that start work, per user per minute (and instance): uploads, retries.
     uploads_per_minute: PositiveInt = 6000
     retries_per_minute: PositiveInt = 600
     # Open event streams (one per page the analyst has open): in all, and per user.
     event_streams_max: PositiveInt = 500
     event_streams_per_user: PositiveInt = 20
+
+    @field_validator("auth_trusted_proxies")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            ipaddress.ip_network(network)  # ValueError: not an address or network
+        return value
 
     @property
     def database_dsn(self) -> str:

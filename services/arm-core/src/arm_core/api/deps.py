@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from arm_core.api.errors import ApiError
+from arm_core.api.identity import Unauthenticated, identity
 from arm_core.runtime import Runtime
 
 
@@ -16,13 +17,11 @@ def runtime_of(request: Request) -> Runtime:
 def actor_of(request: Request) -> str:
     """The authenticated analyst (from the proxy's header), or the dev identity when
     authentication is off."""
-    settings = runtime_of(request).settings
-    if settings.auth_user_header is None:
-        return settings.dev_user
-    user = request.headers.get(settings.auth_user_header, "").strip()
-    if not user:
-        raise ApiError(401, "UNAUTHENTICATED", "пользователь не определён")
-    return user[:200]
+    client = request.client.host if request.client else None
+    try:
+        return identity(runtime_of(request).settings, dict(request.headers), client)
+    except Unauthenticated as exc:
+        raise ApiError(401, "UNAUTHENTICATED", exc.message) from None
 
 
 def actor_within(request: Request, kind: str, per_minute: int) -> str:
