@@ -88,3 +88,17 @@ async def test_metrics_answer_to_their_own_token(make_core_settings) -> None:
     assert [anonymous.status_code, as_user.status_code, wrong.status_code] == [401, 401, 401]
     assert scraper.status_code == 200
     assert "scrape-secret" not in repr(settings)
+
+
+@pytest.mark.parametrize(("header", "marked"), [(None, True), ("X-Remote-User", False)])
+async def test_every_page_marks_the_development_identity_when_sign_in_is_off(
+    make_core_settings, header: str | None, marked: bool
+) -> None:
+    async with run_core(make_core_settings(nats_enabled=False, auth_user_header=header)) as core:
+        pages = [
+            await core.client.get(path, headers={"X-Remote-User": "ivanova.a"})
+            for path in ("/ui/consolidations", "/ui/files")
+        ]
+    for page in pages:
+        assert page.status_code == 200
+        assert ("Режим разработки: вход не настроен" in page.text) is marked

@@ -105,7 +105,8 @@ def _templates() -> Jinja2Templates:
 def _render(
     request: Request, name: str, context: dict[str, Any], status_code: int = 200
 ) -> HTMLResponse:
-    page = {"actor": actor_of(request), **context}
+    development = runtime_of(request).settings.auth_user_header is None
+    page = {"actor": actor_of(request), "development": development, **context}
     response: HTMLResponse = _templates().TemplateResponse(
         request, name, page, status_code=status_code
     )
