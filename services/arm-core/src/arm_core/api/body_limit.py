@@ -4,9 +4,9 @@ it. Uploads have their own limit, checked as they stream to storage."""
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arm_core.api.errors import error_response
 
 _STREAMED = b"multipart/form-data"
 
@@ -26,51 +26,35 @@ class BodyLimit:
             return
         length = headers.get(b"content-length", b"")
         if length.isdigit() and int(length) > self.most:
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
             return
         # Without a length (chunked), the body is read here, up to the limit.
         body = bytearray()
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replaying(None, receive), send)
+                await self.app(scope, _replaying(message, receive), send)
                 return
             body += message.get("body", b"")
             if len(body) > self.most:
-                await self._refuse(send)
+                await self._refuse(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break
-        await self.app(scope, _replaying(bytes(body), receive), send)
+        whole: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
+        await self.app(scope, _replaying(whole, receive), send)
 
-    async def _refuse(self, send: Send) -> None:
-        payload = {
-            "error": {
-                "code": "BODY_TOO_LARGE",
-                "message": f"тело запроса больше {self.most} байт",
-            }
-        }
-        content = json.dumps(payload, ensure_ascii=False).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(content)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": content})
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(413, "BODY_TOO_LARGE", f"тело запроса больше {self.most} байт")
+        await response(scope, receive, send)
 
 
-def _replaying(body: bytes | None, receive: Receive) -> Receive:
-    """The body read once, then whatever the connection says next (a disconnect)."""
-    pending = [body] if body is not None else []
+def _replaying(first: Message, receive: Receive) -> Receive:
+    """``first`` (the body read whole, or the disconnect that cut it), then whatever the
+    connection says next."""
+    pending = [first]
 
     async def replay() -> Message:
-        if pending:
-            return {"type": "http.request", "body": pending.pop(), "more_body": False}
-        return await receive()
+        return pending.pop() if pending else await receive()
 
     return replay

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from arm_core.api.errors import error_response
 from arm_core.settings import CoreSettings
 
 OPEN_PATHS = frozenset({"/healthcheck"})
@@ -71,29 +71,12 @@ class RequireIdentity:
             if _metrics_token_ok(self.settings, headers):
                 await self.app(scope, receive, send)
                 return
-            await _refuse(send, "нужен токен метрик")
+            await error_response(401, "UNAUTHENTICATED", "нужен токен метрик")(scope, receive, send)
             return
         client = scope.get("client")
         try:
             identity(self.settings, headers, client[0] if client else None)
         except Unauthenticated as exc:
-            await _refuse(send, exc.message)
+            await error_response(401, "UNAUTHENTICATED", exc.message)(scope, receive, send)
             return
         await self.app(scope, receive, send)
-
-
-async def _refuse(send: Send, message: str) -> None:
-    content = json.dumps(
-        {"error": {"code": "UNAUTHENTICATED", "message": message}}, ensure_ascii=False
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 401,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(content)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": content})
