@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from arm_core.api.errors import ApiError
-from arm_core.api.identity import Unauthenticated, identity
+from arm_core.api.identity import ACTOR
 from arm_core.runtime import Runtime
 
 
@@ -15,13 +15,13 @@ def runtime_of(request: Request) -> Runtime:
 
 
 def actor_of(request: Request) -> str:
-    """The authenticated analyst (from the proxy's header), or the dev identity when
-    authentication is off."""
-    client = request.client.host if request.client else None
-    try:
-        return identity(runtime_of(request).settings, dict(request.headers), client)
-    except Unauthenticated as exc:
-        raise ApiError(401, "UNAUTHENTICATED", exc.message) from None
+    """The acting user, as ``RequireIdentity`` resolved them for this request (the proxy's
+    login, or the dev identity when authentication is off)."""
+    actor: str | None = getattr(request.state, ACTOR, None)
+    if actor is None:
+        # Only the open paths pass unresolved, and none of them acts for anyone.
+        raise ApiError(401, "UNAUTHENTICATED", "пользователь не определён")
+    return actor
 
 
 def actor_within(request: Request, kind: str, per_minute: int) -> str:

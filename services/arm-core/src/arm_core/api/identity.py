@@ -14,6 +14,7 @@ from arm_core.api.errors import error_response
 from arm_core.settings import CoreSettings
 
 OPEN_PATHS = frozenset({"/healthcheck"})
+ACTOR = "actor"
 METRICS_PATH = "/metrics"
 
 
@@ -75,8 +76,10 @@ class RequireIdentity:
             return
         client = scope.get("client")
         try:
-            identity(self.settings, headers, client[0] if client else None)
+            actor = identity(self.settings, headers, client[0] if client else None)
         except Unauthenticated as exc:
             await error_response(401, "UNAUTHENTICATED", exc.message)(scope, receive, send)
             return
+        # Resolved once: the routes read it as ``request.state.actor``.
+        scope.setdefault("state", {})[ACTOR] = actor
         await self.app(scope, receive, send)
