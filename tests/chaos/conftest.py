@@ -269,6 +269,8 @@ class Cluster:
             **self.plan.timings.env(),
             "HTTP_PORT": str(port),
             "DATABASE_POOL_SIZE": "8",
+            # The development identity: the suite is about the exchange, not sign-in.
+            "DEBUG": "true",
         }
         service = Service(name, [venv_command("arm-core")], env, self.log_dir, port=port)
         self.services[name] = service

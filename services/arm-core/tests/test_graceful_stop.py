@@ -61,6 +61,7 @@ def core(
             STORAGE_URL=storage_url,
             HTTP_PORT=str(port),
             LOG_JSON="true",
+            DEBUG="true",
             OPENBAO__NATS__NATS_TABULAR_REQUEST_SUBJECT=core_subjects.tabular_request,
             OPENBAO__NATS__NATS_IMAGE_REQUEST_SUBJECT=core_subjects.image_request,
             OPENBAO__NATS__NATS_RESULT_SUBJECT=core_subjects.result,

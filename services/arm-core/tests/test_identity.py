@@ -1,60 +1,21 @@
-"""With authentication on, no route but /healthcheck answers without the proxy's login: every
-route of the app is walked as an anonymous caller. The login is taken only from the trusted
-proxies when those are set; /metrics answers to its own token when one is set."""
+"""The proxy's login is taken only from the trusted proxies when those are set; /metrics
+answers to its own token when one is set; without sign-in the core serves only in development
+mode, and says so on every page. (Every route as an anonymous caller: test_access.)"""
 
 from __future__ import annotations
 
-import re
-import uuid
+import os
+import subprocess
 
 import pytest
-from starlette.routing import Mount, Route
 
-from arm_core.api import files, health, metrics
 from arm_core.app import create_app
 from arm_core.settings import CoreSettings
 from arm_core.testing import run_core
-from arm_core.web import pages, stream
+from arm_ka_devstack.processes import venv_command
+from arm_ka_platform.settings import SettingsError
 
 HEADER = "X-Remote-User"
-
-
-# The routers the app includes; a router added to the app without being listed here fails
-# the count below, a route added to one of them is walked by itself.
-ROUTERS = (health.router, metrics.router, files.router, pages.router, stream.router)
-
-
-def _every_route(settings: CoreSettings) -> list[tuple[str, str]]:
-    """(method, path) of each route of the app, its path parameters filled with a UUID."""
-    app = create_app(settings)
-    own = [route for route in app.routes if isinstance(route, Route | Mount)]
-    assert len(app.routes) - len(own) == len(ROUTERS), "a router the walk does not know"
-    out = []
-    for route in [*own, *(r for router in ROUTERS for r in router.routes)]:
-        if isinstance(route, Mount):
-            out.append(("GET", f"{route.path}/app.css"))
-            continue
-        assert isinstance(route, Route)
-        path = re.sub(r"\{[^}]+\}", str(uuid.uuid4()), route.path)
-        out += [(method, path) for method in sorted(route.methods or ()) if method != "HEAD"]
-    return out
-
-
-async def test_no_route_but_the_healthcheck_answers_an_anonymous_caller(
-    make_core_settings,
-) -> None:
-    settings = make_core_settings(nats_enabled=False, auth_user_header=HEADER)
-    routes = _every_route(settings)
-    assert ("GET", "/api/v1/files") in routes and ("POST", "/api/v1/files") in routes
-    async with run_core(settings) as core:
-        answers = {
-            (method, path): (await core.client.request(method, path)).status_code
-            for method, path in routes
-        }
-        named = await core.client.get("/api/v1/files", headers={HEADER: "ivanova.a"})
-    opened = {key: status for key, status in answers.items() if status != 401}
-    assert opened == {("GET", "/healthcheck"): 200}
-    assert named.status_code == 200
 
 
 @pytest.mark.parametrize(("proxies", "status"), [(["10.0.0.0/8"], 401), (["127.0.0.1"], 200)])
@@ -102,3 +63,26 @@ async def test_every_page_marks_the_development_identity_when_sign_in_is_off(
     for page in pages:
         assert page.status_code == 200
         assert ("Режим разработки: вход не настроен" in page.text) is marked
+
+
+def test_without_sign_in_the_core_serves_only_in_development_on_loopback() -> None:
+    with pytest.raises(SettingsError, match="no authentication configured"):
+        create_app(CoreSettings())
+    with pytest.raises(SettingsError, match="loopback only"):
+        create_app(CoreSettings(debug=True, http_host="0.0.0.0"))  # noqa: S104 (refused)
+    assert create_app(CoreSettings(debug=True)) is not None
+    behind_proxy = CoreSettings(auth_user_header=HEADER, http_host="0.0.0.0")  # noqa: S104
+    assert create_app(behind_proxy) is not None
+
+
+def test_the_command_names_what_to_configure_when_it_refuses() -> None:
+    env = {k: v for k, v in os.environ.items() if k.upper() not in ("DEBUG", "AUTH_USER_HEADER")}
+    result = subprocess.run(
+        [venv_command("arm-core")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "OIDC_ISSUER" in result.stderr and "DEBUG=true" in result.stderr

@@ -105,6 +105,7 @@ def test_crash_between_reading_and_committing_maps_exactly_once(
         "HTTP_PORT": str(free_port()),
         "MAPPING_PERIOD_SECONDS": "0.1",
         "LOG_JSON": "true",
+        "DEBUG": "true",
     }
 
     first = _core(env)

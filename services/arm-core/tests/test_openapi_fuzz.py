@@ -142,7 +142,7 @@ async def test_every_operation_answers_within_its_schema(make_core_settings) -> 
 
 
 def _schema_app() -> tuple[Any, dict[str, Any]]:
-    app = create_app(CoreSettings())
+    app = create_app(CoreSettings(debug=True))
     return app, app.openapi()
 
 

@@ -263,12 +263,15 @@ async def test_двойное_нажатие_в_пакете(make_core_settings)
 async def test_batch_retry_mixes_outcomes(make_core_settings) -> None:
     settings = make_core_settings(nats_enabled=False, auth_user_header="X-Remote-User")
     dsn = settings.database_dsn
-    retryable, _ = await insert_file_with_job(dsn, status="timeout")
-    also, _ = await insert_file_with_job(dsn, status="error")
-    busy, _ = await insert_file_with_job(dsn, status="processing")
-    exhausted, _ = await insert_file_with_job(dsn, status="dlq", attempt=3, max_attempts=3)
+    # Files of the analyst's own, uploaded outside any consolidation, and one of another's.
+    mine = {"uploaded_by": "ivanova.a"}
+    retryable, _ = await insert_file_with_job(dsn, status="timeout", **mine)
+    also, _ = await insert_file_with_job(dsn, status="error", **mine)
+    busy, _ = await insert_file_with_job(dsn, status="processing", **mine)
+    exhausted, _ = await insert_file_with_job(dsn, status="dlq", attempt=3, max_attempts=3, **mine)
+    theirs, _ = await insert_file_with_job(dsn, status="error", uploaded_by="petrov.p")
     unknown = uuid.uuid4()
-    ids = [retryable, busy, unknown, retryable, exhausted, also, "not-a-uuid"]
+    ids = [retryable, busy, unknown, retryable, exhausted, also, theirs, "not-a-uuid"]
     async with run_core(settings) as core:
         anonymous = await core.client.post(
             "/api/v1/files/retry", json={"file_ids": [str(i) for i in ids]}
@@ -290,6 +293,7 @@ async def test_batch_retry_mixes_outcomes(make_core_settings) -> None:
         (str(unknown), "skipped", "FILE_NOT_FOUND"),
         (str(exhausted), "skipped", "FILE_NOT_RETRYABLE"),
         (str(also), "retried", None),
+        (str(theirs), "skipped", "FILE_NOT_FOUND"),
         ("not-a-uuid", "skipped", "FILE_NOT_FOUND"),
     ]
     assert {r["attempt"] for r in results if r["outcome"] == "retried"} == {2}

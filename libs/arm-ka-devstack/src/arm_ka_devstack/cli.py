@@ -69,6 +69,13 @@ def up(home: Path, services: bool) -> int:
         return 2
     env = dict(os.environ)
     env.setdefault("LOG_JSON", "false")
+    if not env.get("OIDC_ISSUER") and not env.get("AUTH_USER_HEADER"):
+        # No sign-in configured: the core serves only in development mode, on loopback.
+        env["DEBUG"] = "true"
+        _say(
+            "development mode: no sign-in configured (OIDC_ISSUER or AUTH_USER_HEADER); "
+            f"everything is done as {env.get('DEV_USER', 'dev')!r}, on loopback only"
+        )
     stops: list[Callable[[], None]] = []
     children: list[Child] = []
     stop_requested = threading.Event()

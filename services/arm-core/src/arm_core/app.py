@@ -5,19 +5,30 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
 from arm_core.api import files, health, metrics
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
-from arm_core.api.identity import RequireIdentity
+from arm_core.auth.identity import RequireIdentity
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
-from arm_core.web.pages import install_web
+from arm_core.web import pages, stream
+from arm_ka_platform.settings import SettingsError
+
+
+def routers() -> tuple[APIRouter, ...]:
+    """Every router of the app; the access tests walk them route by route."""
+    return (health.router, metrics.router, files.router, pages.router, stream.router)
 
 
 def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = None) -> FastAPI:
+    """The app; ``SettingsError`` if these settings must not serve (see ``refusal``)."""
+    refusal = settings.refusal()
+    if refusal is not None:
+        raise SettingsError(refusal)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with running(settings, on_fatal) as runtime:
@@ -31,8 +42,7 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app.add_middleware(RequireIdentity, settings=settings)
     # Outermost: a response made by the error middleware carries the headers too.
     app.add_middleware(SecurityHeaders)
-    app.include_router(health.router)
-    app.include_router(metrics.router)
-    app.include_router(files.router)
-    install_web(app)
+    for router in routers():
+        app.include_router(router)
+    app.mount("/static", pages.static_files(), name="static")
     return app

@@ -88,9 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             server.begin_stop(exit_code=1)
 
+    try:
+        app = create_app(settings, on_fatal=stop_process)
+    except SettingsError as exc:
+        log.critical("arm_core_refused_to_start", reason=str(exc))
+        print(f"arm-core: {exc}", file=sys.stderr)
+        return 2
+    if settings.auth_mode == "off":
+        log.warning("development_identity", user=settings.dev_user, host=settings.http_host)
     server = _Server(
         uvicorn.Config(
-            create_app(settings, on_fatal=stop_process),
+            app,
             host=settings.http_host,
             port=settings.http_port,
             log_config=None,

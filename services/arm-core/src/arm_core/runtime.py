@@ -7,7 +7,10 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
+import httpx
+
 from arm_core.api.rate import RateLimits
+from arm_core.auth.oidc import Issuer, OidcConfig
 from arm_core.db.pool import Pool, open_pool
 from arm_core.exchange.inbox import Inbox
 from arm_core.exchange.listener import Listener
@@ -48,6 +51,8 @@ class Runtime:
     file_events: FileEvents = field(default_factory=FileEvents)
     stream_slots: StreamSlots = field(default_factory=StreamSlots)
     rate_limits: RateLimits = field(default_factory=RateLimits)
+    # Set with OpenID Connect on: the issuer whose tokens are taken.
+    issuer: Issuer | None = None
 
     @property
     def nats_status(self) -> str:
@@ -145,6 +150,18 @@ async def running(
         supervisor=Supervisor(observer=metrics.observe_pass),
         inbox=Inbox(pool, metrics, transitions, hold_seconds=settings.reply_timeout_seconds),
     )
+    http = httpx.AsyncClient(timeout=httpx.Timeout(5.0), follow_redirects=False)
+    if settings.oidc_issuer is not None:
+        assert settings.oidc_client_id is not None  # the settings check both
+        runtime.issuer = Issuer(
+            OidcConfig(
+                issuer=settings.oidc_issuer,
+                client_id=settings.oidc_client_id,
+                audience=settings.oidc_audience or settings.oidc_client_id,
+                jwks_min_refresh_seconds=settings.oidc_jwks_min_refresh_seconds,
+            ),
+            http,
+        )
     watcher: asyncio.Task[None] | None = None
     try:
         if nats is not None:
@@ -172,4 +189,5 @@ async def running(
         else:
             await runtime.supervisor.stop(grace=5.0)
         await pool.close(timeout=5.0)
+        await http.aclose()
         log.info("arm_core_stopped")

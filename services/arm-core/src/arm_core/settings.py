@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal, Self
 
-from pydantic import Field, PositiveFloat, PositiveInt, SecretStr, field_validator
+from pydantic import (
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    PositiveInt,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 
 from arm_ka_platform.settings import PlatformSettings, redact_url
 
@@ -31,11 +40,29 @@ class CoreSettings(PlatformSettings):
     body_max_bytes: PositiveInt = 256 * 1024
     # How long an upload waits for PostgreSQL to come back before answering 503.
     upload_register_wait_seconds: PositiveFloat = 15.0
-    # Set when a reverse proxy authenticates analysts and passes the user name in a header;
-    # unset means authentication is off and actions are attributed to dev_user.
+    # OpenID Connect (the bank's identity provider): the API takes its bearer tokens, the
+    # pages sign in through it. Roles and teams come from the claims named here (a dotted
+    # path reaches into an object: realm_access.roles).
+    oidc_issuer: str | None = None
+    oidc_client_id: str | None = None
+    oidc_client_secret: SecretStr | None = None
+    # The token's aud must name this; unset: the client id.
+    oidc_audience: str | None = None
+    oidc_scopes: str = "openid profile email"
+    oidc_user_claim: str = "preferred_username"
+    oidc_roles_claim: str = "roles"
+    oidc_teams_claim: str = "groups"
+    oidc_jwks_min_refresh_seconds: NonNegativeFloat = 10.0
+    # Or: a reverse proxy authenticates analysts and passes the login in a header (and their
+    # roles and teams in two more, comma-separated; without a roles header every user is
+    # auth_default_roles).
     auth_user_header: str | None = None
-    # Addresses or networks of the proxies allowed to pass that header; empty: any peer.
+    auth_roles_header: str | None = None
+    auth_teams_header: str | None = None
+    auth_default_roles: list[str] = Field(default_factory=lambda: ["analyst"])
+    # Addresses or networks of the proxies allowed to pass those headers; empty: any peer.
     auth_trusted_proxies: list[str] = Field(default_factory=list)
+    # With neither, only with DEBUG=true and on loopback: everything is done as dev_user.
     dev_user: str = "dev"
     # With authentication on, /metrics answers to this bearer token (a scraper has no login).
     metrics_token: SecretStr | None = None
@@ -53,6 +80,34 @@ class CoreSettings(PlatformSettings):
             ipaddress.ip_network(network)  # ValueError: not an address or network
         return value
 
+    @model_validator(mode="after")
+    def _one_sign_in(self) -> Self:
+        if self.oidc_issuer is not None and self.oidc_client_id is None:
+            raise ValueError("OIDC_ISSUER is set without OIDC_CLIENT_ID")
+        if self.oidc_issuer is not None and self.auth_user_header is not None:
+            raise ValueError("set OIDC_ISSUER or AUTH_USER_HEADER, not both")
+        return self
+
+    @property
+    def auth_mode(self) -> Literal["oidc", "proxy", "off"]:
+        if self.oidc_issuer is not None:
+            return "oidc"
+        return "proxy" if self.auth_user_header is not None else "off"
+
+    def refusal(self) -> str | None:
+        """Why this core must not start, if it must not: with no sign-in configured, borrower
+        data would be open to anyone who reaches the port."""
+        if self.auth_mode != "off":
+            return None
+        if not self.debug:
+            return (
+                "no authentication configured: set OIDC_ISSUER and OIDC_CLIENT_ID (or "
+                "AUTH_USER_HEADER behind a proxy), or DEBUG=true for a development identity"
+            )
+        if not _loopback(self.http_host):
+            return "the development identity (DEBUG=true without sign-in) serves loopback only"
+        return None
+
     @property
     def database_dsn(self) -> str:
         return self.database_url.get_secret_value()
@@ -60,3 +115,12 @@ class CoreSettings(PlatformSettings):
     @property
     def database_display(self) -> str:
         return redact_url(self.database_dsn)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

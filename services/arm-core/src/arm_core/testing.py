@@ -85,6 +85,8 @@ def make_core_settings(
             "mapping_period_seconds": 0.2,
             "http_port": free_port(),
             "log_json": True,
+            # The development identity unless a test configures sign-in.
+            "debug": True,
         }
         values.update(overrides)
         return CoreSettings(**values)
@@ -168,6 +170,7 @@ async def insert_file_with_job(
     attempt: int = 1,
     max_attempts: int = 3,
     original_name: str = "ОСВ РБ 2024.xlsx",
+    uploaded_by: str = "test",
 ) -> tuple[uuid.UUID, uuid.UUID]:
     """A stored file and its current recognition job, written straight to the database."""
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=False) as conn:
@@ -178,8 +181,8 @@ async def insert_file_with_job(
             await (
                 await conn.execute(
                     "INSERT INTO s3_object (bucket, key, bucket_role, size, created_by)"
-                    " VALUES ('arm-ka', %s, 'uploads', 1024, 'test') RETURNING id",
-                    (key,),
+                    " VALUES ('arm-ka', %s, 'uploads', 1024, %s) RETURNING id",
+                    (key, uploaded_by),
                 )
             ).fetchone()
         )[0]  # type: ignore[index]

@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, field_validator
 from starlette.requests import ClientDisconnect
 
-from arm_core.api.deps import actor_of, actor_within, runtime_of
+from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
 from arm_core.api.errors import ApiError, error_responses
 from arm_core.api.models import (
     BatchRetryResults,
@@ -26,7 +26,9 @@ from arm_core.api.models import (
     RetryStarted,
     Uploaded,
 )
+from arm_core.auth.principal import Principal
 from arm_core.files import consolidations, queries
+from arm_core.files.access import visible_files
 from arm_core.files.intake import (
     CONTENT_TYPES,
     IntakeError,
@@ -119,11 +121,11 @@ async def upload_file(
         boundary = boundary_of(request.headers.get("content-type"))
     except MultipartError as exc:
         raise ApiError(400, "BAD_REQUEST", str(exc)) from None
-    target = _parse_uuid(consolidation_id, "consolidation_id") if consolidation_id else None
-    actor = actor_within(request, "upload", settings.uploads_per_minute)
+    who = changer_within(request, "upload", settings.uploads_per_minute)
+    target = await _consolidation_for(request, who, consolidation_id) if consolidation_id else None
     broken: list[MultipartError] = []
     try:
-        upload = await _receive(request, boundary, target, actor, broken)
+        upload = await _receive(request, boundary, target, who, broken)
     except MultipartError as exc:
         raise _malformed(exc) from None
     except IntakeError as exc:
@@ -150,7 +152,7 @@ async def _receive(
     request: Request,
     boundary: bytes,
     target: uuid.UUID | None,
-    actor: str,
+    who: Principal,
     broken: list[MultipartError],
 ) -> Upload:
     """Read the form and store its file; whatever goes wrong after the file was registered
@@ -163,7 +165,7 @@ async def _receive(
             if part.name == "consolidation_id" and part.filename is None:
                 value = (await _small(data)).strip()
                 if value:
-                    target = _parse_uuid(value, "consolidation_id")
+                    target = await _consolidation_for(request, who, value)
             elif part.name == "file" and part.filename is not None:
                 if upload is not None:
                     raise ApiError(400, "BAD_REQUEST", "можно загрузить один файл за запрос")
@@ -173,7 +175,7 @@ async def _receive(
                     filename=part.filename,
                     data=_watched(data, broken),
                     consolidation_id=target,
-                    actor=actor,
+                    actor=who.user,
                     max_bytes=settings.upload_max_bytes,
                     max_attempts=settings.recognition_max_attempts,
                     register_wait=settings.upload_register_wait_seconds,
@@ -191,6 +193,17 @@ async def _receive(
             await discard_upload(runtime.pool, runtime.storage, upload)
         raise
     return upload
+
+
+async def _consolidation_for(request: Request, who: Principal, value: str) -> uuid.UUID:
+    """The consolidation ``value`` names, if ``who`` may add files to it."""
+    consolidation_id = _parse_uuid(value, "consolidation_id")
+    found = await consolidations.get_consolidation(runtime_of(request).pool, who, consolidation_id)
+    if found is None:
+        raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
+    if not who.may_work_in(found["team"]):
+        raise ApiError(403, "FORBIDDEN", "в этой консолидации работает другая команда")
+    return consolidation_id
 
 
 def _malformed(exc: MultipartError) -> ApiError:
@@ -244,6 +257,7 @@ async def list_files(
     try:
         listing = await queries.list_files(
             runtime_of(request).pool,
+            principal_of(request),
             consolidation_id=consolidation_id,
             statuses=status or [],
             limit=limit,
@@ -260,7 +274,7 @@ async def list_files(
 )
 async def get_file(request: Request, file_id: uuid.UUID) -> FileDetail:
     """One file with every attempt to recognise it."""
-    detail = await queries.file_detail(runtime_of(request).pool, file_id)
+    detail = await queries.file_detail(runtime_of(request).pool, principal_of(request), file_id)
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return FileDetail.model_validate(detail)
@@ -273,7 +287,7 @@ async def get_file(request: Request, file_id: uuid.UUID) -> FileDetail:
 async def get_documents(request: Request, file_id: uuid.UUID) -> FileDocuments:
     """The documents recognised by the file's current attempt."""
     pool = runtime_of(request).pool
-    detail = await queries.file_detail(pool, file_id)
+    detail = await queries.file_detail(pool, principal_of(request), file_id)
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return FileDocuments.model_validate(
@@ -306,7 +320,7 @@ _BINARY = {"schema": {"type": "string", "format": "binary"}}
 async def download_original(request: Request, file_id: uuid.UUID) -> StreamingResponse:
     """The original file, under its original name."""
     runtime = runtime_of(request)
-    source = await queries.source_object(runtime.pool, file_id)
+    source = await queries.source_object(runtime.pool, principal_of(request), file_id)
     if source is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return StreamingResponse(
@@ -334,8 +348,11 @@ async def download_original(request: Request, file_id: uuid.UUID) -> StreamingRe
 )
 async def retry_one(request: Request, file_id: uuid.UUID) -> RetryStarted:
     """A new attempt for a file whose current attempt failed."""
-    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
-    outcome = await retry_file(runtime_of(request).pool, file_id, actor)
+    who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    pool = runtime_of(request).pool
+    if not await visible_files(pool, who, [file_id]):
+        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    outcome = await retry_file(pool, file_id, who.user)
     if isinstance(outcome, NotRetried):
         status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
         raise ApiError(status, outcome.reason, outcome.message)
@@ -376,8 +393,16 @@ async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
             ids.append(uuid.UUID(raw))
         except ValueError:
             results.append({"file_id": raw, "outcome": "skipped", "reason": "FILE_NOT_FOUND"})
-    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
-    outcomes = await retry_files(runtime_of(request).pool, ids, actor)
+    who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    pool = runtime_of(request).pool
+    # A file out of sight is skipped as not found, like an id that is no file's.
+    visible = await visible_files(pool, who, ids)
+    outcomes: list[Retried | NotRetried] = [
+        NotRetried(file_id, "FILE_NOT_FOUND", "файл не найден")
+        for file_id in ids
+        if file_id not in visible
+    ]
+    outcomes += await retry_files(pool, [i for i in ids if i in visible], who.user)
     for outcome in outcomes:
         if isinstance(outcome, Retried):
             results.append(
@@ -408,7 +433,7 @@ async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
 )
 async def get_job(request: Request, job_id: uuid.UUID) -> JobView:
     """One recognition attempt."""
-    job = await queries.job_detail(runtime_of(request).pool, job_id)
+    job = await queries.job_detail(runtime_of(request).pool, principal_of(request), job_id)
     if job is None:
         raise ApiError(404, "JOB_NOT_FOUND", "задание не найдено")
     return JobView.model_validate(job)
@@ -416,6 +441,11 @@ async def get_job(request: Request, job_id: uuid.UUID) -> JobView:
 
 class NewConsolidation(BaseModel):
     name: str = Field(min_length=1, max_length=300)
+    team: str | None = Field(
+        default=None,
+        max_length=200,
+        description="the team it belongs to; may be left out by an analyst of one team",
+    )
 
     @field_validator("name")
     @classmethod
@@ -432,13 +462,19 @@ class NewConsolidation(BaseModel):
     "/consolidations",
     status_code=201,
     responses=error_responses(
-        {400: "BAD_REQUEST (undecodable body)", 401: "UNAUTHENTICATED", 422: "VALIDATION_ERROR"}
+        {
+            400: "BAD_REQUEST (undecodable body), TEAM_REQUIRED",
+            401: "UNAUTHENTICATED",
+            403: "FORBIDDEN",
+            422: "VALIDATION_ERROR",
+        }
     ),
 )
 async def create_consolidation(request: Request, body: NewConsolidation) -> ConsolidationView:
-    """A new consolidation, empty."""
+    """A new consolidation, empty, of one of the caller's teams."""
+    who = principal_of(request)
     created = await consolidations.create_consolidation(
-        runtime_of(request).pool, body.name, actor_of(request)
+        runtime_of(request).pool, body.name, team_for(who, body.team), who.user
     )
     return ConsolidationView.model_validate(created)
 
@@ -446,7 +482,9 @@ async def create_consolidation(request: Request, body: NewConsolidation) -> Cons
 @router.get("/consolidations", responses=error_responses({}))
 async def list_consolidations(request: Request) -> ConsolidationList:
     """Every consolidation with its files counted by status, newest first."""
-    items = await consolidations.list_consolidations(runtime_of(request).pool)
+    items = await consolidations.list_consolidations(
+        runtime_of(request).pool, principal_of(request)
+    )
     return ConsolidationList.model_validate({"items": items})
 
 
@@ -456,7 +494,9 @@ async def list_consolidations(request: Request) -> ConsolidationList:
 )
 async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> ConsolidationView:
     """One consolidation with its files counted by status."""
-    found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
+    found = await consolidations.get_consolidation(
+        runtime_of(request).pool, principal_of(request), consolidation_id
+    )
     if found is None:
         raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
     return ConsolidationView.model_validate(found)

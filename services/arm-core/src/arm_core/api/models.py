@@ -256,6 +256,7 @@ class FileDocuments(Resource):
 class ConsolidationView(Resource):
     id: uuid.UUID
     name: str
+    team: str | None = Field(description="the team whose analysts work on it")
     created_by: str
     created_at: dt.datetime
     files: int

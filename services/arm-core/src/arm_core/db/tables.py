@@ -79,6 +79,8 @@ consolidation = Table(
     metadata,
     _id(),
     Column("name", Text, nullable=False),
+    # Analysts see the consolidations of their own teams (NULL: made before teams were kept).
+    Column("team", Text, index=True),
     Column("created_by", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
     CheckConstraint("length(btrim(name)) > 0", name="name_not_blank"),

@@ -7,13 +7,15 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
+from arm_core.files.access import VISIBLE_CONSOLIDATION
 
 CREATE = """
 WITH created AS (
-    INSERT INTO consolidation (name, created_by) VALUES (%(name)s, %(actor)s)
-    RETURNING id, name, created_by, created_at
+    INSERT INTO consolidation (name, team, created_by) VALUES (%(name)s, %(team)s, %(actor)s)
+    RETURNING id, name, team, created_by, created_at
 ), audit AS (
     INSERT INTO audit_log (actor, action, details)
     SELECT %(actor)s, 'consolidation.create', %(details)s || jsonb_build_object('id', id)
@@ -23,7 +25,7 @@ SELECT * FROM created
 """
 
 WITH_COUNTS = """
-SELECT c.id, c.name, c.created_by, c.created_at,
+SELECT c.id, c.name, c.team, c.created_by, c.created_at,
        coalesce((SELECT jsonb_object_agg(t.status, t.n)
                    FROM (SELECT status, count(*) AS n
                            FROM stored_file s
@@ -39,6 +41,7 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": row["id"],
         "name": row["name"],
+        "team": row["team"],
         "created_by": row["created_by"],
         "created_at": row["created_at"],
         "files": sum(by_status.values()),
@@ -46,28 +49,44 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def create_consolidation(pool: Pool, name: str, actor: str) -> dict[str, Any]:
+async def create_consolidation(
+    pool: Pool, name: str, team: str | None, actor: str
+) -> dict[str, Any]:
     async with pool.connection() as conn:
         row = await (
             await conn.execute(
-                CREATE, {"name": name, "actor": actor, "details": Jsonb({"name": name})}
+                CREATE,
+                {
+                    "name": name,
+                    "team": team,
+                    "actor": actor,
+                    "details": Jsonb({"name": name, "team": team}),
+                },
             )
         ).fetchone()
     assert row is not None
     return _view(row)
 
 
-async def list_consolidations(pool: Pool) -> list[dict[str, Any]]:
+async def list_consolidations(pool: Pool, who: Principal) -> list[dict[str, Any]]:
     async with pool.connection() as conn:
         rows = await (
-            await conn.execute(f"{WITH_COUNTS} ORDER BY c.created_at DESC, c.id")
+            await conn.execute(
+                f"{WITH_COUNTS} WHERE {VISIBLE_CONSOLIDATION} ORDER BY c.created_at DESC, c.id",
+                who.sql(),
+            )
         ).fetchall()
     return [_view(row) for row in rows]
 
 
-async def get_consolidation(pool: Pool, consolidation_id: uuid.UUID) -> dict[str, Any] | None:
+async def get_consolidation(
+    pool: Pool, who: Principal, consolidation_id: uuid.UUID
+) -> dict[str, Any] | None:
     async with pool.connection() as conn:
         row = await (
-            await conn.execute(f"{WITH_COUNTS} WHERE c.id = %(id)s", {"id": consolidation_id})
+            await conn.execute(
+                f"{WITH_COUNTS} WHERE c.id = %(id)s AND {VISIBLE_CONSOLIDATION}",
+                {"id": consolidation_id, **who.sql()},
+            )
         ).fetchone()
     return _view(row) if row else None

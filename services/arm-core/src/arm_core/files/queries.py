@@ -5,8 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
+from arm_core.files.access import VISIBLE_FILE
 from arm_core.jobs.transitions import retryable
 
 # Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
@@ -87,6 +89,7 @@ def file_view(row: dict[str, Any]) -> dict[str, Any]:
 
 async def list_files(
     pool: Pool,
+    who: Principal,
     *,
     consolidation_id: uuid.UUID | None,
     statuses: list[str],
@@ -96,7 +99,10 @@ async def list_files(
     unknown = [s for s in statuses if s not in FILE_STATUSES]
     if unknown:
         raise ValueError(f"unknown status {unknown[0]!r}")
-    where = ["(%(consolidation_id)s::uuid IS NULL OR f.consolidation_id = %(consolidation_id)s)"]
+    where = [
+        "(%(consolidation_id)s::uuid IS NULL OR f.consolidation_id = %(consolidation_id)s)",
+        VISIBLE_FILE,
+    ]
     if statuses:
         where.append("f.status = ANY(%(statuses)s)")
     params = {
@@ -104,6 +110,7 @@ async def list_files(
         "statuses": statuses,
         "limit": limit,
         "offset": offset,
+        **who.sql(),
     }
     condition = " AND ".join(where)
     async with pool.connection() as conn:
@@ -125,11 +132,12 @@ async def list_files(
     }
 
 
-async def file_detail(pool: Pool, file_id: uuid.UUID) -> dict[str, Any] | None:
+async def file_detail(pool: Pool, who: Principal, file_id: uuid.UUID) -> dict[str, Any] | None:
     async with pool.connection() as conn:
         row = await (
             await conn.execute(
-                f"SELECT {FILE_COLUMNS} {FILE_FROM} WHERE f.id = %(id)s", {"id": file_id}
+                f"SELECT {FILE_COLUMNS} {FILE_FROM} WHERE f.id = %(id)s AND {VISIBLE_FILE}",
+                {"id": file_id, **who.sql()},
             )
         ).fetchone()
         if row is None:
@@ -144,23 +152,26 @@ async def file_detail(pool: Pool, file_id: uuid.UUID) -> dict[str, Any] | None:
     return {**file_view(row), "attempts": [job_view(job) for job in jobs]}
 
 
-async def source_object(pool: Pool, file_id: uuid.UUID) -> dict[str, Any] | None:
+async def source_object(pool: Pool, who: Principal, file_id: uuid.UUID) -> dict[str, Any] | None:
     async with pool.connection() as conn:
         return await (
             await conn.execute(
                 "SELECT f.original_name, f.file_type, o.key, o.content_type, o.size"
                 " FROM stored_file f JOIN s3_object o ON o.id = f.s3_object_id"
-                " WHERE f.id = %(id)s",
-                {"id": file_id},
+                f" WHERE f.id = %(id)s AND {VISIBLE_FILE}",
+                {"id": file_id, **who.sql()},
             )
         ).fetchone()
 
 
-async def job_detail(pool: Pool, job_id: uuid.UUID) -> dict[str, Any] | None:
+async def job_detail(pool: Pool, who: Principal, job_id: uuid.UUID) -> dict[str, Any] | None:
     async with pool.connection() as conn:
         row = await (
             await conn.execute(
-                f"SELECT {JOB_COLUMNS} FROM recognition_job j WHERE j.id = %(id)s", {"id": job_id}
+                f"SELECT {JOB_COLUMNS} FROM recognition_job j"
+                " JOIN stored_file f ON f.id = j.file_id"
+                f" WHERE j.id = %(id)s AND {VISIBLE_FILE}",
+                {"id": job_id, **who.sql()},
             )
         ).fetchone()
     return job_view(row) if row else None

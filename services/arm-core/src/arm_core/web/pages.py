@@ -16,20 +16,23 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from arm_core.api.deps import actor_of, actor_within, runtime_of
+from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
+from arm_core.api.errors import ApiError
+from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
+from arm_core.files.access import VISIBLE_FILE, visible_files
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
 from arm_core.mapping.queries import file_documents
-from arm_core.web import explain, stream
+from arm_core.web import explain
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 200
@@ -47,19 +50,17 @@ UPLOAD_CODES = (
 
 router = APIRouter(include_in_schema=False)
 
-COUNTS = """
-SELECT status, count(*) AS n FROM stored_file
- WHERE %(consolidation_id)s::uuid IS NULL OR consolidation_id = %(consolidation_id)s
- GROUP BY status
+COUNTS = f"""
+SELECT f.status, count(*) AS n FROM stored_file f
+ WHERE (%(consolidation_id)s::uuid IS NULL OR f.consolidation_id = %(consolidation_id)s)
+   AND {VISIBLE_FILE}
+ GROUP BY f.status
 """
 
 
-def install_web(app: FastAPI) -> None:
-    """The pages, the event stream and the local assets (no page loads anything from
-    elsewhere)."""
-    app.include_router(router)
-    app.include_router(stream.router)
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+def static_files() -> StaticFiles:
+    """The pages' own assets: no page loads anything from elsewhere."""
+    return StaticFiles(directory=HERE / "static")
 
 
 def _timestamp(value: datetime | None) -> str:
@@ -105,8 +106,9 @@ def _templates() -> Jinja2Templates:
 def _render(
     request: Request, name: str, context: dict[str, Any], status_code: int = 200
 ) -> HTMLResponse:
-    development = runtime_of(request).settings.auth_user_header is None
-    page = {"actor": actor_of(request), "development": development, **context}
+    who = principal_of(request)
+    development = runtime_of(request).settings.auth_mode == "off"
+    page = {"actor": who.user, "who": who, "development": development, **context}
     response: HTMLResponse = _templates().TemplateResponse(
         request, name, page, status_code=status_code
     )
@@ -117,9 +119,11 @@ def _not_found(request: Request, what: str) -> HTMLResponse:
     return _render(request, "not_found.html", {"what": what}, status_code=404)
 
 
-async def _counts(pool: Pool, consolidation_id: uuid.UUID | None) -> dict[str, int]:
+async def _counts(pool: Pool, who: Principal, consolidation_id: uuid.UUID | None) -> dict[str, int]:
     async with pool.connection() as conn:
-        rows = await (await conn.execute(COUNTS, {"consolidation_id": consolidation_id})).fetchall()
+        rows = await (
+            await conn.execute(COUNTS, {"consolidation_id": consolidation_id, **who.sql()})
+        ).fetchall()
     counts = dict.fromkeys(FILE_STATUSES, 0)
     counts.update({row["status"]: int(row["n"]) for row in rows})
     return counts
@@ -146,7 +150,7 @@ async def ui_home() -> RedirectResponse:
 async def consolidations_page(request: Request) -> HTMLResponse:
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
-    items = await consolidations.list_consolidations(runtime.pool)
+    items = await consolidations.list_consolidations(runtime.pool, principal_of(request))
     return _render(
         request,
         "consolidations.html",
@@ -157,24 +161,28 @@ async def consolidations_page(request: Request) -> HTMLResponse:
 @router.post("/ui/consolidations")
 async def create_consolidation(request: Request) -> Response:
     runtime = runtime_of(request)
+    who = principal_of(request)
     form = await request.form()
-    raw = form.get("name")
+    raw, raw_team = form.get("name"), form.get("team")
     name = " ".join(raw.split()) if isinstance(raw, str) else ""
+    status, error, team = 422, None, None
     if not name or len(name) > 300:
+        error = "Введите название консолидации (до 300 символов)."
+    else:
+        try:
+            team = team_for(who, raw_team if isinstance(raw_team, str) else None)
+        except ApiError as exc:
+            status, error = exc.status, exc.message
+    if error is not None:
         cursor = runtime.file_events.cursor()
-        items = await consolidations.list_consolidations(runtime.pool)
+        items = await consolidations.list_consolidations(runtime.pool, who)
         return _render(
             request,
             "consolidations.html",
-            {
-                "items": items,
-                "cursor": cursor,
-                "error": "Введите название консолидации (до 300 символов).",
-                "name": name,
-            },
-            status_code=422,
+            {"items": items, "cursor": cursor, "error": error, "name": name},
+            status_code=status,
         )
-    created = await consolidations.create_consolidation(runtime.pool, name, actor_of(request))
+    created = await consolidations.create_consolidation(runtime.pool, name, team, who.user)
     return RedirectResponse(f"/ui/consolidations/{created['id']}", status_code=303)
 
 
@@ -182,7 +190,9 @@ async def create_consolidation(request: Request) -> Response:
 async def consolidation_row(request: Request, consolidation_id: uuid.UUID) -> HTMLResponse:
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
-    found = await consolidations.get_consolidation(runtime.pool, consolidation_id)
+    found = await consolidations.get_consolidation(
+        runtime.pool, principal_of(request), consolidation_id
+    )
     if found is None:
         return _not_found(request, "Консолидация")
     return _render(request, "_consolidation_row.html", {"item": found, "cursor": cursor})
@@ -203,6 +213,7 @@ async def _files_page(
     statuses = _statuses(status)
     listing = await queries.list_files(
         runtime.pool,
+        principal_of(request),
         consolidation_id=consolidation_id,
         statuses=statuses,
         limit=PAGE_SIZE,
@@ -215,7 +226,7 @@ async def _files_page(
             "consolidation": consolidation,
             "listing": listing,
             "statuses": statuses,
-            "counts": await _counts(runtime.pool, consolidation_id),
+            "counts": await _counts(runtime.pool, principal_of(request), consolidation_id),
             "cursor": cursor,
             "max_bytes": runtime.settings.upload_max_bytes,
             "upload_explanations": json.dumps(
@@ -237,7 +248,9 @@ async def consolidation_page(
     status: list[str] | None = Query(None),  # noqa: B008 (FastAPI declares query lists so)
     offset: int = Query(0, ge=0, le=MAX_OFFSET),
 ) -> HTMLResponse:
-    found = await consolidations.get_consolidation(runtime_of(request).pool, consolidation_id)
+    found = await consolidations.get_consolidation(
+        runtime_of(request).pool, principal_of(request), consolidation_id
+    )
     if found is None:
         return _not_found(request, "Консолидация")
     return await _files_page(request, found, status, offset)
@@ -259,16 +272,20 @@ async def counts_partial(
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
     consolidation = (
-        await consolidations.get_consolidation(runtime.pool, consolidation_id)
+        await consolidations.get_consolidation(
+            runtime.pool, principal_of(request), consolidation_id
+        )
         if consolidation_id
         else None
     )
+    if consolidation_id and consolidation is None:
+        return _not_found(request, "Консолидация")
     return _render(
         request,
         "_counts.html",
         {
             "consolidation": consolidation,
-            "counts": await _counts(runtime.pool, consolidation_id),
+            "counts": await _counts(runtime.pool, principal_of(request), consolidation_id),
             "statuses": [],
             "cursor": cursor,
         },
@@ -285,8 +302,13 @@ async def rows_partial(
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
     statuses = _statuses(status)
+    if consolidation_id and not await consolidations.get_consolidation(
+        runtime.pool, principal_of(request), consolidation_id
+    ):
+        return _not_found(request, "Консолидация")
     listing = await queries.list_files(
         runtime.pool,
+        principal_of(request),
         consolidation_id=consolidation_id,
         statuses=statuses,
         limit=PAGE_SIZE,
@@ -324,11 +346,13 @@ async def retry_selected(request: Request) -> HTMLResponse:
     if not values:
         return _render(request, "_batch_result.html", {"results": [], "empty": True})
     ids, bad = _batch_ids(values[:MAX_BATCH])
-    actor = actor_within(request, "retry", runtime.settings.retries_per_minute)
-    outcomes = await retry_files(runtime.pool, ids, actor)
+    who = changer_within(request, "retry", runtime.settings.retries_per_minute)
+    visible = await visible_files(runtime.pool, who, ids)
+    bad += [str(file_id) for file_id in ids if file_id not in visible]
+    outcomes = await retry_files(runtime.pool, [i for i in ids if i in visible], who.user)
     results: list[dict[str, Any]] = []
     for outcome in outcomes:
-        detail = await queries.file_detail(runtime.pool, outcome.file_id)
+        detail = await queries.file_detail(runtime.pool, who, outcome.file_id)
         row: dict[str, Any] = {
             "file_id": outcome.file_id,
             "name": detail["original_name"] if detail else str(outcome.file_id),
@@ -364,7 +388,7 @@ async def retry_selected(request: Request) -> HTMLResponse:
 async def file_row_partial(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
-    detail = await queries.file_detail(runtime.pool, file_id)
+    detail = await queries.file_detail(runtime.pool, principal_of(request), file_id)
     if detail is None:
         return _not_found(request, "Файл")
     return _render(request, "_file_row.html", {"file": detail, "cursor": cursor})
@@ -395,11 +419,13 @@ async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] 
     runtime = runtime_of(request)
     cursor = runtime.file_events.cursor()
     pool = runtime.pool
-    detail = await queries.file_detail(pool, file_id)
+    detail = await queries.file_detail(pool, principal_of(request), file_id)
     if detail is None:
         return None
     consolidation = (
-        await consolidations.get_consolidation(pool, detail["consolidation_id"])
+        await consolidations.get_consolidation(
+            pool, principal_of(request), detail["consolidation_id"]
+        )
         if detail["consolidation_id"]
         else None
     )
@@ -433,8 +459,10 @@ async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
 
 @router.post("/ui/files/{file_id}/retry")
 async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
-    actor = actor_within(request, "retry", runtime_of(request).settings.retries_per_minute)
-    outcome = await retry_file(runtime_of(request).pool, file_id, actor)
+    who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
+    if await _file_context(request, file_id) is None:
+        return _not_found(request, "Файл")
+    outcome = await retry_file(runtime_of(request).pool, file_id, who.user)
     context = await _file_context(request, file_id)
     if context is None:
         return _not_found(request, "Файл")

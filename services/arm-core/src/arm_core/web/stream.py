@@ -20,8 +20,10 @@ from collections.abc import AsyncIterator, Iterable
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from arm_core.api.deps import actor_of, runtime_of
+from arm_core.api.deps import principal_of, runtime_of
 from arm_core.api.errors import ApiError
+from arm_core.files import consolidations
+from arm_core.files.access import Sight, sight, visible_files
 from arm_core.web.events import RESYNC, FileChange, FileEvents, Item
 from arm_core.web.slots import StreamSlot
 
@@ -42,8 +44,13 @@ def _message(event: str, data: str, cursor: str) -> str:
 
 
 def _wanted(
-    change: FileChange, consolidation_id: uuid.UUID | None, file_id: uuid.UUID | None
+    change: FileChange,
+    seen_by: Sight,
+    consolidation_id: uuid.UUID | None,
+    file_id: uuid.UUID | None,
 ) -> bool:
+    if not seen_by.sees(change.file_id, change.consolidation_id):
+        return False
     if file_id is not None and change.file_id != file_id:
         return False
     return consolidation_id is None or change.consolidation_id == consolidation_id
@@ -52,6 +59,7 @@ def _wanted(
 def _messages(
     items: Iterable[Item],
     events: FileEvents,
+    seen_by: Sight,
     consolidation_id: uuid.UUID | None,
     file_id: uuid.UUID | None,
 ) -> tuple[str, int]:
@@ -63,7 +71,7 @@ def _messages(
             out.append(_message("resync", "1", events.cursor()))
             continue
         last = item.seq
-        if not _wanted(item, consolidation_id, file_id):
+        if not _wanted(item, seen_by, consolidation_id, file_id):
             continue
         cursor = f"{events.epoch}-{item.seq}"
         out.append(_message(f"file-{item.file_id}", item.status, cursor))
@@ -85,12 +93,21 @@ async def file_events(
     file_id: uuid.UUID | None = None,
     since: str | None = None,
 ) -> StreamingResponse:
-    user = actor_of(request)
+    who = principal_of(request)
+    user = who.user
     runtime = runtime_of(request)
     events = runtime.file_events
     cursor = request.headers.get("last-event-id") or since
     if cursor and not _CURSOR.fullmatch(cursor):
         raise ApiError(400, "INVALID_CURSOR", "курсор событий не распознан")
+    if consolidation_id is not None and not await consolidations.get_consolidation(
+        runtime.pool, who, consolidation_id
+    ):
+        raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
+    if file_id is not None and not await visible_files(runtime.pool, who, [file_id]):
+        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    # Taken once per stream: a stream lasts seconds, and a reconnect takes it afresh.
+    seen_by = await sight(runtime.pool, who)
     settings = runtime.settings
     slot = runtime.stream_slots.take(
         user, most=settings.event_streams_max, most_per_user=settings.event_streams_per_user
@@ -105,7 +122,7 @@ async def file_events(
         )
 
     return StreamingResponse(
-        _stream(events, slot, cursor, consolidation_id, file_id),
+        _stream(events, slot, cursor, seen_by, consolidation_id, file_id),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -115,6 +132,7 @@ async def _stream(
     events: FileEvents,
     slot: StreamSlot,
     cursor: str | None,
+    seen_by: Sight,
     consolidation_id: uuid.UUID | None,
     file_id: uuid.UUID | None,
 ) -> AsyncIterator[str]:
@@ -127,14 +145,14 @@ async def _stream(
             if missed is None:
                 text, seen = _message("resync", "1", events.cursor()), 0
             else:
-                text, seen = _messages(missed, events, consolidation_id, file_id)
+                text, seen = _messages(missed, events, seen_by, consolidation_id, file_id)
             yield head + text
             loop_time = asyncio.get_running_loop().time
             deadline = loop_time() + STREAM_SECONDS
             while (left := deadline - loop_time()) > 0:
                 items = await subscription.next(left)
                 fresh = [item for item in items if item is RESYNC or item.seq > seen]
-                text, last = _messages(fresh, events, consolidation_id, file_id)
+                text, last = _messages(fresh, events, seen_by, consolidation_id, file_id)
                 seen = max(seen, last)
                 if text:
                     yield text

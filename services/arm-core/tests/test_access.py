@@ -1,0 +1,278 @@
+"""Roles and team access on every route of the app, walked from the route table: as an
+anonymous caller, as the owning team's analyst, as another team's analyst, as a supervisor
+and as an admin. A route added without a rule here fails the suite.
+
+Users come from an authenticating proxy's headers here; tokens give the same user (see
+test_oidc_tokens).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from starlette.routing import Mount, Route
+
+from arm_core.app import create_app, routers
+from arm_core.settings import CoreSettings
+from arm_core.testing import minimal_workbook, run_core, upload, wait_until
+
+USERS = {
+    "anonymous": {},
+    "owner": {
+        "X-Remote-User": "ivanova.a",
+        "X-Remote-Roles": "analyst",
+        "X-Remote-Groups": "team-a",
+    },
+    "stranger": {
+        "X-Remote-User": "petrov.p",
+        "X-Remote-Roles": "analyst",
+        "X-Remote-Groups": "team-b",
+    },
+    "supervisor": {"X-Remote-User": "sidorova.s", "X-Remote-Roles": "supervisor"},
+    "admin": {"X-Remote-User": "root.r", "X-Remote-Roles": "admin"},
+}
+ORDER = ("anonymous", "owner", "stranger", "supervisor", "admin")
+
+
+def _rule(owner: int, stranger: int, supervisor: int, admin: int) -> dict[str, int]:
+    return {
+        "anonymous": 401,
+        "owner": owner,
+        "stranger": stranger,
+        "supervisor": supervisor,
+        "admin": admin,
+    }
+
+
+EVERYONE = _rule(200, 200, 200, 200)
+THE_TEAM = _rule(200, 404, 200, 200)
+# (method, route path): the answer each user gets, on the owner's consolidation and file.
+RULES: dict[tuple[str, str], dict[str, int]] = {
+    ("GET", "/healthcheck"): {**EVERYONE, "anonymous": 200},
+    ("GET", "/metrics"): EVERYONE,
+    ("GET", "/openapi.json"): EVERYONE,
+    ("GET", "/docs"): EVERYONE,
+    ("GET", "/docs/oauth2-redirect"): EVERYONE,
+    ("GET", "/redoc"): EVERYONE,
+    ("GET", "/static"): EVERYONE,
+    ("POST", "/api/v1/files"): _rule(201, 404, 403, 201),
+    ("GET", "/api/v1/files"): EVERYONE,
+    ("GET", "/api/v1/files/{file_id}"): THE_TEAM,
+    ("GET", "/api/v1/files/{file_id}/documents"): THE_TEAM,
+    ("GET", "/api/v1/files/{file_id}/content"): THE_TEAM,
+    ("POST", "/api/v1/files/{file_id}/retry"): _rule(409, 404, 403, 409),
+    ("POST", "/api/v1/files/retry"): _rule(200, 200, 403, 200),
+    ("GET", "/api/v1/jobs/{job_id}"): THE_TEAM,
+    ("POST", "/api/v1/consolidations"): _rule(201, 201, 403, 201),
+    ("GET", "/api/v1/consolidations"): EVERYONE,
+    ("GET", "/api/v1/consolidations/{consolidation_id}"): THE_TEAM,
+    ("GET", "/"): _rule(303, 303, 303, 303),
+    ("GET", "/ui"): _rule(303, 303, 303, 303),
+    ("GET", "/ui/consolidations"): EVERYONE,
+    ("POST", "/ui/consolidations"): _rule(303, 303, 403, 303),
+    ("GET", "/ui/consolidations/{consolidation_id}/row"): THE_TEAM,
+    ("GET", "/ui/consolidations/{consolidation_id}"): THE_TEAM,
+    ("GET", "/ui/files"): EVERYONE,
+    ("GET", "/ui/files/counts"): THE_TEAM,
+    ("GET", "/ui/files/rows"): THE_TEAM,
+    ("POST", "/ui/files/retry"): _rule(200, 200, 403, 200),
+    ("GET", "/ui/files/{file_id}/row"): THE_TEAM,
+    ("GET", "/ui/files/{file_id}"): THE_TEAM,
+    ("GET", "/ui/files/{file_id}/panel"): THE_TEAM,
+    ("POST", "/ui/files/{file_id}/retry"): _rule(409, 404, 403, 409),
+    ("GET", "/ui/files/{file_id}/documents"): THE_TEAM,
+    ("GET", "/ui/events"): THE_TEAM,
+}
+
+
+def _settings(make_core_settings: Any, nats_enabled: bool = False) -> CoreSettings:
+    settings: CoreSettings = make_core_settings(
+        nats_enabled=nats_enabled,
+        debug=False,
+        auth_user_header="X-Remote-User",
+        auth_roles_header="X-Remote-Roles",
+        auth_teams_header="X-Remote-Groups",
+    )
+    return settings
+
+
+def _route_table(settings: CoreSettings) -> list[tuple[str, str]]:
+    """(method, path) of every route of the app: its own, and each of its routers'."""
+    app = create_app(settings)
+    own = [route for route in app.routes if isinstance(route, Route | Mount)]
+    assert len(app.routes) - len(own) == len(routers()), "a router the walk does not know"
+    out: list[tuple[str, str]] = []
+    for route in [*own, *(r for router in routers() for r in router.routes)]:
+        if isinstance(route, Mount):
+            out.append(("GET", route.path))
+        elif isinstance(route, Route):
+            methods = sorted(route.methods or ())
+            out += [(method, route.path) for method in methods if method != "HEAD"]
+    return out
+
+
+def test_every_route_has_an_access_rule(make_core_settings) -> None:
+    routes = _route_table(_settings(make_core_settings))
+    assert len(routes) == len(set(routes))
+    assert set(routes) == set(RULES), "a route without an access rule, or a rule without a route"
+
+
+async def _request(
+    client: httpx.AsyncClient, method: str, path: str, ids: dict[str, str], headers: dict[str, str]
+) -> int:
+    url = re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], path)
+    consolidation_id = ids["consolidation_id"]
+    if path == "/static":
+        url = "/static/app.css"
+    if (method, path) == ("POST", "/api/v1/files"):
+        answer = await upload(
+            client,
+            "ОСВ.xlsx",
+            minimal_workbook(),
+            consolidation_id=consolidation_id,
+            headers=headers,
+        )
+        return answer.status_code
+    kwargs: dict[str, Any] = {"headers": headers}
+    if (method, path) == ("POST", "/api/v1/files/retry"):
+        kwargs["json"] = {"file_ids": [ids["file_id"]]}
+    elif (method, path) == ("POST", "/api/v1/consolidations"):
+        kwargs["json"] = {
+            "name": "Новая",
+            **({"team": "team-x"} if "admin" in str(headers) else {}),
+        }
+    elif (method, path) == ("POST", "/ui/consolidations"):
+        kwargs["data"] = {"name": "Новая"}
+    elif (method, path) == ("POST", "/ui/files/retry"):
+        kwargs["data"] = {"file_ids": ids["file_id"]}
+    if path in ("/ui/files/counts", "/ui/files/rows"):
+        kwargs["params"] = {"consolidation_id": consolidation_id}
+    if path == "/ui/events":
+        # A stream: its status is all that is read.
+        async with client.stream(
+            method, url, params={"file_id": ids["file_id"]}, **kwargs
+        ) as answer:
+            return answer.status_code
+    return (await client.request(method, url, **kwargs)).status_code
+
+
+async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=USERS["owner"]
+        )
+        assert made.status_code == 201 and made.json()["team"] == "team-a"
+        consolidation_id = made.json()["id"]
+        uploaded = await upload(
+            client,
+            "ОСВ.xlsx",
+            minimal_workbook(),
+            consolidation_id=consolidation_id,
+            headers=USERS["owner"],
+        )
+        assert uploaded.status_code == 201
+        ids = {
+            "consolidation_id": consolidation_id,
+            "file_id": uploaded.json()["file_id"],
+            "job_id": uploaded.json()["job_id"],
+        }
+        answers = {
+            key: {user: await _request(client, *key, ids, USERS[user]) for user in ORDER}
+            for key in RULES
+        }
+    wrong = {key: got for key, got in answers.items() if got != RULES[key]}
+    assert wrong == {}
+
+
+async def test_lists_and_streams_show_another_team_nothing_of_it(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=USERS["owner"]
+        )
+        consolidation_id = made.json()["id"]
+        uploaded = await upload(
+            client,
+            "Выписка-Ромашка.xlsx",
+            minimal_workbook(),
+            consolidation_id=consolidation_id,
+            headers=USERS["owner"],
+        )
+        file_id = uploaded.json()["file_id"]
+        seen: dict[str, dict[str, str]] = {}
+        for user in ("owner", "stranger", "supervisor"):
+            headers = USERS[user]
+            seen[user] = {
+                path: (await client.get(path, headers=headers)).text
+                for path in (
+                    "/api/v1/files",
+                    "/api/v1/consolidations",
+                    "/ui/consolidations",
+                    "/ui/files",
+                    "/ui/files/rows",
+                )
+            }
+    for user, pages in seen.items():
+        for path, text in pages.items():
+            shown = file_id in text or consolidation_id in text
+            assert shown is (user != "stranger"), (user, path)
+
+
+async def test_a_stream_tells_only_of_files_the_user_may_see(make_core_settings) -> None:
+    # The changes reach the stream through the exchange's listener.
+    settings = _settings(make_core_settings, nats_enabled=True)
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=USERS["owner"]
+        )
+        consolidation_id = made.json()["id"]
+        events = core.runtime.file_events
+        cursor = events.cursor()
+        uploaded = await upload(
+            client,
+            "ОСВ.xlsx",
+            minimal_workbook(),
+            consolidation_id=consolidation_id,
+            headers=USERS["owner"],
+        )
+        file_id = uploaded.json()["file_id"]
+
+        async def heard(user: str) -> str:
+            async with client.stream(
+                "GET", "/ui/events", params={"since": cursor}, headers=USERS[user]
+            ) as stream:
+                async for chunk in stream.aiter_text():
+                    return chunk
+            return ""
+
+        await wait_until(lambda: _has(events, cursor, file_id))
+        owner, stranger = await heard("owner"), await heard("stranger")
+    assert f"file-{file_id}" in owner
+    assert file_id not in stranger
+
+
+async def _has(events: Any, cursor: str, file_id: str) -> bool:
+    return any(str(item.file_id) == file_id for item in (events.since(cursor) or []))
+
+
+def test_a_principal_without_a_team_creates_nothing(make_core_settings) -> None:
+    from arm_core.api.deps import team_for
+    from arm_core.api.errors import ApiError
+    from arm_core.auth.principal import Principal
+
+    lone = Principal.of("x", ["analyst"], [])
+    many = Principal.of("y", ["analyst"], ["a", "b"])
+    cases = [(lone, None, "TEAM_REQUIRED"), (many, None, "TEAM_REQUIRED"), (many, "c", "FORBIDDEN")]
+    for who, team, code in cases:
+        with pytest.raises(ApiError) as refused:
+            team_for(who, team)
+        assert refused.value.code == code
+    assert team_for(many, "b") == "b"
+    assert team_for(Principal.of("z", ["admin"], []), None) is None
