@@ -85,6 +85,10 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("POST", "/ui/files/{file_id}/retry"): _rule(409, 404, 403, 409),
     ("GET", "/ui/files/{file_id}/documents"): THE_TEAM,
     ("GET", "/ui/events"): THE_TEAM,
+    # Sign-in through OpenID Connect, not configured here (see test_sign_in).
+    ("GET", "/auth/login"): _rule(404, 404, 404, 404),
+    ("GET", "/auth/callback"): _rule(404, 404, 404, 404),
+    ("POST", "/auth/logout"): _rule(404, 404, 404, 404),
 }
 
 

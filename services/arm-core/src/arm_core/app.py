@@ -11,6 +11,8 @@ from arm_core.api import files, health, metrics
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
+from arm_core.auth import routes as auth_routes
+from arm_core.auth.csrf import RequireSameSite
 from arm_core.auth.identity import RequireIdentity
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
@@ -20,7 +22,14 @@ from arm_ka_platform.settings import SettingsError
 
 def routers() -> tuple[APIRouter, ...]:
     """Every router of the app; the access tests walk them route by route."""
-    return (health.router, metrics.router, files.router, pages.router, stream.router)
+    return (
+        health.router,
+        metrics.router,
+        auth_routes.router,
+        files.router,
+        pages.router,
+        stream.router,
+    )
 
 
 def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = None) -> FastAPI:
@@ -38,6 +47,7 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app = FastAPI(title="ARM KA recognition", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(UnexpectedErrors)
+    app.add_middleware(RequireSameSite, settings=settings)
     app.add_middleware(BodyLimit, most=settings.body_max_bytes)
     app.add_middleware(RequireIdentity, settings=settings)
     # Outermost: a response made by the error middleware carries the headers too.

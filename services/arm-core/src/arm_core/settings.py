@@ -53,6 +53,12 @@ class CoreSettings(PlatformSettings):
     oidc_roles_claim: str = "roles"
     oidc_teams_claim: str = "groups"
     oidc_jwks_min_refresh_seconds: NonNegativeFloat = 10.0
+    # Where analysts reach the core (https://arm-ka.bank.example): the sign-in's redirect URI
+    # and the origin state-changing requests must come from. Unset: taken from each request.
+    public_url: str | None = None
+    session_hours: PositiveFloat = 8.0
+    # Off only for plain-HTTP development behind no TLS at all.
+    session_cookie_secure: bool = True
     # Or: a reverse proxy authenticates analysts and passes the login in a header (and their
     # roles and teams in two more, comma-separated; without a roles header every user is
     # auth_default_roles).

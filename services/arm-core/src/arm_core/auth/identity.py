@@ -13,19 +13,30 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+from urllib.parse import quote
 
+from starlette.requests import cookie_parser
+from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arm_core.api.errors import error_response
 from arm_core.auth.oidc import Issuer, IssuerUnavailable, TokenRefused
 from arm_core.auth.principal import Principal, Role, claim, names
+from arm_core.auth.sessions import find_session
 from arm_core.settings import CoreSettings
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
 
 OPEN_PATHS = frozenset({"/healthcheck"})
+# Open with OpenID Connect on: the way in.
+SIGN_IN_PATHS = frozenset({"/auth/login", "/auth/callback"})
 PRINCIPAL = "principal"
+# How the principal was proven: "bearer", "session", "proxy" or "development".
+VIA = "via"
+# The session's CSRF token, which its state-changing requests must carry.
+CSRF = "csrf"
+SESSION_COOKIE = "arm_session"
 METRICS_PATH = "/metrics"
 
 
@@ -109,6 +120,9 @@ class RequireIdentity:
         if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
             await self.app(scope, receive, send)
             return
+        if self.settings.auth_mode == "oidc" and scope["path"] in SIGN_IN_PATHS:
+            await self.app(scope, receive, send)
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if scope["path"] == METRICS_PATH and self.settings.metrics_token is not None:
             if _metrics_token_ok(self.settings, headers):
@@ -116,9 +130,18 @@ class RequireIdentity:
                 return
             await error_response(401, "UNAUTHENTICATED", "нужен токен метрик")(scope, receive, send)
             return
+        state = scope.setdefault("state", {})
         try:
-            principal = await self._resolve(scope, headers)
+            principal = await self._resolve(scope, headers, state)
         except Unauthenticated as exc:
+            if _page_visit(scope, headers) and self.settings.auth_mode == "oidc":
+                # An analyst opening a page is sent to sign in, and brought back after.
+                path = scope["path"] + (
+                    "?" + scope["query_string"].decode("latin-1") if scope["query_string"] else ""
+                )
+                target = "/auth/login?next=" + quote(path, safe="")
+                await RedirectResponse(target, status_code=303)(scope, receive, send)
+                return
             await error_response(401, "UNAUTHENTICATED", exc.message)(scope, receive, send)
             return
         except IssuerUnavailable as exc:
@@ -128,23 +151,43 @@ class RequireIdentity:
             )
             return
         # Resolved once: the routes read it as ``request.state.principal``.
-        scope.setdefault("state", {})[PRINCIPAL] = principal
+        state[PRINCIPAL] = principal
         await self.app(scope, receive, send)
 
-    async def _resolve(self, scope: Scope, headers: dict[str, str]) -> Principal:
+    async def _resolve(
+        self, scope: Scope, headers: dict[str, str], state: dict[str, object]
+    ) -> Principal:
         settings = self.settings
         if settings.auth_mode == "off":
+            state[VIA] = "development"
             return development_principal(settings)
         if settings.auth_mode == "proxy":
             client = scope.get("client")
+            state[VIA] = "proxy"
             return proxy_principal(settings, headers, client[0] if client else None)
+        runtime = scope["app"].state.runtime
         token = _bearer(headers)
         if token is None:
-            raise Unauthenticated("нужен вход: токен Bearer")
-        issuer: Issuer = scope["app"].state.runtime.issuer
+            cookie = cookie_parser(headers.get("cookie", "")).get(SESSION_COOKIE)
+            session = await find_session(runtime.pool, cookie) if cookie else None
+            if session is None:
+                raise Unauthenticated("нужен вход: сессия или токен Bearer")
+            state[VIA], state[CSRF] = "session", session.csrf_token
+            return session.principal
+        state[VIA] = "bearer"
+        issuer: Issuer = runtime.issuer
         try:
             claims = await issuer.verify(token)
         except TokenRefused as exc:
             log.info("token_refused", reason=exc.message, path=scope["path"])
             raise Unauthenticated(exc.message) from None
         return token_principal(settings, claims)
+
+
+def _page_visit(scope: Scope, headers: dict[str, str]) -> bool:
+    """A page the browser opens itself (not a fragment a page fetches, nor its event stream):
+    worth a redirect to the sign-in."""
+    path: str = scope["path"]
+    if scope["method"] != "GET" or "hx-request" in headers or path == "/ui/events":
+        return False
+    return path in ("/", "/ui") or path.startswith("/ui/")

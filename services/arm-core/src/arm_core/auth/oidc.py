@@ -13,6 +13,7 @@ import json
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 from joserfc import jwt
@@ -112,8 +113,11 @@ class Issuer:
                 )
             return self._keys
 
-    async def verify(self, token: str, *, nonce: str | None = None) -> dict[str, Any]:
-        """The claims of a valid token for this audience, or ``TokenRefused``."""
+    async def verify(
+        self, token: str, *, audience: str | None = None, nonce: str | None = None
+    ) -> dict[str, Any]:
+        """The claims of a valid token for ``audience`` (the API's by default), or
+        ``TokenRefused``."""
         if len(token) > _MAX_TOKEN:
             raise TokenRefused("токен слишком длинный")
         header = _header(token)
@@ -129,7 +133,7 @@ class Issuer:
             registry = JWTClaimsRegistry(
                 leeway=LEEWAY_SECONDS,
                 iss={"essential": True, "value": self.config.issuer},
-                aud={"essential": True, "value": self.config.audience},
+                aud={"essential": True, "value": audience or self.config.audience},
                 exp={"essential": True},
                 sub={"essential": True},
             )
@@ -139,6 +143,67 @@ class Issuer:
         except JoseError as exc:
             raise TokenRefused(f"токен не принят: {exc.error}") from None
         return dict(claims)
+
+    async def authorization_url(
+        self, *, redirect_uri: str, scopes: str, state: str, nonce: str, challenge: str
+    ) -> str:
+        query = urlencode(
+            {
+                "response_type": "code",
+                "client_id": self.config.client_id,
+                "redirect_uri": redirect_uri,
+                "scope": scopes,
+                "state": state,
+                "nonce": nonce,
+                "code_challenge": challenge,
+                "code_challenge_method": "S256",
+            }
+        )
+        endpoint = (await self.discovery()).authorization_endpoint
+        return f"{endpoint}{'&' if '?' in endpoint else '?'}{query}"
+
+    async def redeem(
+        self,
+        code: str,
+        *,
+        verifier: str,
+        redirect_uri: str,
+        nonce: str,
+        client_secret: str | None,
+    ) -> dict[str, Any]:
+        """The claims of the ID token the issuer gives for an authorization code."""
+        form = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "client_id": self.config.client_id,
+            "code_verifier": verifier,
+        }
+        if client_secret is not None:
+            form["client_secret"] = client_secret
+        endpoint = (await self.discovery()).token_endpoint
+        try:
+            response = await self._http.post(endpoint, data=form)
+        except httpx.HTTPError as exc:
+            raise IssuerUnavailable(f"{endpoint}: {type(exc).__name__}") from None
+        if response.status_code != 200:
+            raise TokenRefused("сервер входа не принял код авторизации")
+        try:
+            id_token = response.json().get("id_token")
+        except (ValueError, AttributeError):
+            id_token = None
+        if not isinstance(id_token, str):
+            raise TokenRefused("сервер входа не выдал ID-токен")
+        return await self.verify(id_token, audience=self.config.client_id, nonce=nonce)
+
+    async def end_session_url(self, *, return_to: str) -> str | None:
+        endpoint = (await self.discovery()).end_session_endpoint
+        if endpoint is None:
+            return None
+        query = urlencode(
+            {"client_id": self.config.client_id, "post_logout_redirect_uri": return_to}
+        )
+        return f"{endpoint}{'&' if '?' in endpoint else '?'}{query}"
 
     async def _get_json(self, url: str) -> dict[str, Any]:
         try:

@@ -24,7 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, UUID
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 
 MONEY = Numeric(20, 2)
 CONFIDENCE = Numeric(5, 2)
@@ -280,4 +280,27 @@ statement_transaction = Table(
     Column("purpose", Text),
     Column("confidence", CONFIDENCE, nullable=False),
     Column("locator", JSONB, nullable=False),
+)
+
+# Sign-in (OpenID Connect): found by hashes of the values the browser holds.
+login_request = Table(
+    "login_request",
+    metadata,
+    Column("state_hash", Text, primary_key=True),
+    Column("code_verifier", Text, nullable=False),
+    Column("nonce", Text, nullable=False),
+    Column("next_path", Text, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+user_session = Table(
+    "user_session",
+    metadata,
+    Column("token_hash", Text, primary_key=True),
+    Column("user_name", Text, nullable=False),
+    Column("roles", ARRAY(Text), nullable=False),
+    Column("teams", ARRAY(Text), nullable=False),
+    Column("csrf_token", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
 )

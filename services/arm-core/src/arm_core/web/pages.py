@@ -23,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 
 from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
 from arm_core.api.errors import ApiError
+from arm_core.auth.identity import CSRF, VIA
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
@@ -108,7 +109,15 @@ def _render(
 ) -> HTMLResponse:
     who = principal_of(request)
     development = runtime_of(request).settings.auth_mode == "off"
-    page = {"actor": who.user, "who": who, "development": development, **context}
+    page = {
+        "actor": who.user,
+        "who": who,
+        "development": development,
+        # A signed-in session's token, which the page's forms and scripts send back.
+        "csrf": getattr(request.state, CSRF, None),
+        "signed_in": getattr(request.state, VIA, None) == "session",
+        **context,
+    }
     response: HTMLResponse = _templates().TemplateResponse(
         request, name, page, status_code=status_code
     )

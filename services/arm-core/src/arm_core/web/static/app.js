@@ -2,6 +2,11 @@
 (function () {
   "use strict";
 
+  function csrfToken() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
   // Upload: several files at once, two in flight, each with its own progress bar.
   function initUpload(section) {
     var picker = section.querySelector("input[type=file]");
@@ -60,6 +65,7 @@
         form.append("file", file, file.name);
         var xhr = new XMLHttpRequest();
         xhr.open("POST", "/api/v1/files");
+        if (csrfToken()) xhr.setRequestHeader("X-CSRF-Token", csrfToken());
         li.className = "upload-item sending";
         li.querySelector(".u-state").textContent = "0%";
         xhr.upload.onprogress = function (e) {
@@ -146,6 +152,11 @@
     });
     if (stale) htmx.trigger(el, "stale");
   }
+
+  // A signed-in session's requests that change something carry its CSRF token.
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (csrfToken() && e.detail.verb !== "get") e.detail.headers["X-CSRF-Token"] = csrfToken();
+  });
 
   document.addEventListener("htmx:sseOpen", function (e) {
     var source = e.detail.source;
