@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arm_core.api.headers import CONTENT_SECURITY_POLICY
+from arm_core.api.headers import content_security_policy
 from arm_core.testing import run_core, upload
 
 
@@ -21,7 +21,7 @@ async def test_every_response_carries_the_security_headers(make_core_settings, p
     assert response.headers["x-frame-options"] == "DENY"
     assert response.headers["referrer-policy"] == "same-origin"
     policy = response.headers["content-security-policy"]
-    assert policy == CONTENT_SECURITY_POLICY
+    assert policy == content_security_policy()
     assert "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
 
 

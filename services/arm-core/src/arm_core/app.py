@@ -51,7 +51,7 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app.add_middleware(BodyLimit, most=settings.body_max_bytes)
     app.add_middleware(RequireIdentity, settings=settings)
     # Outermost: a response made by the error middleware carries the headers too.
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, form_targets=settings.identity_provider_origins)
     for router in routers():
         app.include_router(router)
     app.mount("/static", pages.static_files(), name="static")

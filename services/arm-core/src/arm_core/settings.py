@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import urlsplit
 from typing import Literal, Self
 
 from pydantic import (
@@ -99,6 +100,14 @@ class CoreSettings(PlatformSettings):
         if self.oidc_issuer is not None:
             return "oidc"
         return "proxy" if self.auth_user_header is not None else "off"
+
+    @property
+    def identity_provider_origins(self) -> tuple[str, ...]:
+        """Where the pages' forms may lead besides the core: the issuer's sign-out."""
+        if self.oidc_issuer is None:
+            return ()
+        parts = urlsplit(self.oidc_issuer)
+        return (f"{parts.scheme}://{parts.netloc}",)
 
     def refusal(self) -> str | None:
         """Why this core must not start, if it must not: with no sign-in configured, borrower

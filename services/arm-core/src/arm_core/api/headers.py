@@ -5,20 +5,26 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-# Scripts and styles from /static only: no inline script, handler or style attribute runs.
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
+
+def content_security_policy(form_targets: tuple[str, ...] = ()) -> str:
+    """Scripts and styles from /static only: no inline script, handler or style attribute
+    runs. Forms post to the core, and to ``form_targets`` (the identity provider: the browser
+    checks the redirect of the sign-out form against this too)."""
+    return "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            " ".join(("form-action 'self'", *form_targets)),
+            "frame-ancestors 'none'",
+        )
     )
-)
+
+
 # The generated API docs load their viewer from its CDN with an inline script: they keep
 # every header but a policy that would blank them, and still cannot be framed.
 DOCS_POLICY = "frame-ancestors 'none'"
@@ -34,14 +40,15 @@ _COMMON = (
 class SecurityHeaders:
     """Adds the headers to each HTTP response start, streamed responses included."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, form_targets: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.policy = content_security_policy(form_targets)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = DOCS_POLICY if scope["path"] in DOCS_PATHS else CONTENT_SECURITY_POLICY
+        policy = DOCS_POLICY if scope["path"] in DOCS_PATHS else self.policy
         added = [*_COMMON, (b"content-security-policy", policy.encode())]
 
         async def send_with_headers(message: Message) -> None:
