@@ -85,6 +85,9 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("POST", "/ui/files/{file_id}/retry"): _rule(409, 404, 403, 409),
     ("GET", "/ui/files/{file_id}/documents"): THE_TEAM,
     ("GET", "/ui/events"): THE_TEAM,
+    ("PATCH", "/api/v1/consolidations/{consolidation_id}"): _rule(403, 403, 403, 200),
+    ("GET", "/api/v1/audit"): _rule(403, 403, 403, 200),
+    ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured here (see test_sign_in).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
     ("GET", "/auth/callback"): _rule(404, 404, 404, 404),
@@ -148,6 +151,8 @@ async def _request(
             "name": "Новая",
             **({"team": "team-x"} if "admin" in str(headers) else {}),
         }
+    elif method == "PATCH":
+        kwargs["json"] = {"team": "team-a"}
     elif (method, path) == ("POST", "/ui/consolidations"):
         kwargs["data"] = {"name": "Новая"}
     elif (method, path) == ("POST", "/ui/files/retry"):

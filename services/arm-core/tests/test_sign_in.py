@@ -45,8 +45,7 @@ async def _sign_in(client: httpx.AsyncClient, next_path: str = "/ui/files") -> h
     async with httpx.AsyncClient() as browser:
         at_issuer = await browser.get(login.headers["location"])
     assert at_issuer.status_code == 302, at_issuer.text
-    back = await client.get(at_issuer.headers["location"])
-    return back
+    return await client.get(at_issuer.headers["location"])
 
 
 def _csrf(page: str) -> str:

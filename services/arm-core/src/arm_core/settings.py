@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
 from typing import Literal, Self
+from urllib.parse import urlsplit
 
 from pydantic import (
     Field,

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arm_core.audit.refusals import note_refusal
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
@@ -88,7 +89,9 @@ _HTTP_CODES = {
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        if exc.status == 403:
+            await _note_forbidden(request, exc.code)
         response = error_response(exc.status, exc.code, exc.message)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
@@ -137,3 +140,17 @@ class UnexpectedErrors:
                 response = error_response(500, "INTERNAL_ERROR", "внутренняя ошибка сервера")
             if not started:
                 await response(scope, receive, send)
+
+
+async def _note_forbidden(request: Request, code: str) -> None:
+    runtime = request.app.state.runtime
+    principal = getattr(request.state, "principal", None)
+    await note_refusal(
+        runtime.pool,
+        runtime.rate_limits,
+        actor=principal.user if principal is not None else None,
+        outcome=code,
+        method=request.method,
+        path=request.url.path,
+        client=request.client.host if request.client else None,
+    )

@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, field_validator
 from starlette.requests import ClientDisconnect
 
-from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
+from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
 from arm_core.api.errors import ApiError, error_responses
 from arm_core.api.models import (
     BatchRetryResults,
@@ -26,6 +26,7 @@ from arm_core.api.models import (
     RetryStarted,
     Uploaded,
 )
+from arm_core.audit import trail
 from arm_core.auth.principal import Principal
 from arm_core.files import consolidations, queries
 from arm_core.files.access import visible_files
@@ -287,9 +288,17 @@ async def get_file(request: Request, file_id: uuid.UUID) -> FileDetail:
 async def get_documents(request: Request, file_id: uuid.UUID) -> FileDocuments:
     """The documents recognised by the file's current attempt."""
     pool = runtime_of(request).pool
-    detail = await queries.file_detail(pool, principal_of(request), file_id)
+    who = principal_of(request)
+    detail = await queries.file_detail(pool, who, file_id)
     if detail is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    await trail.record(
+        pool,
+        actor=who.user,
+        action="document.view",
+        file_id=file_id,
+        job_id=detail["current_job_id"],
+    )
     return FileDocuments.model_validate(
         {
             "file_id": file_id,
@@ -320,9 +329,11 @@ _BINARY = {"schema": {"type": "string", "format": "binary"}}
 async def download_original(request: Request, file_id: uuid.UUID) -> StreamingResponse:
     """The original file, under its original name."""
     runtime = runtime_of(request)
-    source = await queries.source_object(runtime.pool, principal_of(request), file_id)
+    who = principal_of(request)
+    source = await queries.source_object(runtime.pool, who, file_id)
     if source is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    await trail.record(runtime.pool, actor=who.user, action="file.download", file_id=file_id)
     return StreamingResponse(
         runtime.storage.stream(source["key"]),
         media_type=source["content_type"] or "application/octet-stream",
@@ -499,4 +510,33 @@ async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> Co
     )
     if found is None:
         raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
+    return ConsolidationView.model_validate(found)
+
+
+class TeamAssignment(BaseModel):
+    team: str | None = Field(max_length=200, description="the team; null: none")
+
+
+@router.patch(
+    "/consolidations/{consolidation_id}",
+    responses=error_responses(
+        {
+            401: "UNAUTHENTICATED",
+            403: "FORBIDDEN (not an admin)",
+            404: "CONSOLIDATION_NOT_FOUND",
+            422: "VALIDATION_ERROR",
+        }
+    ),
+)
+async def assign_consolidation_team(
+    request: Request, consolidation_id: uuid.UUID, body: TeamAssignment
+) -> ConsolidationView:
+    """Hand a consolidation to a team (admins)."""
+    admin = admin_of(request)
+    pool = runtime_of(request).pool
+    team = body.team.strip() if body.team and body.team.strip() else None
+    if not await consolidations.assign_team(pool, consolidation_id, team, admin.user):
+        raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
+    found = await consolidations.get_consolidation(pool, admin, consolidation_id)
+    assert found is not None  # an admin sees every consolidation
     return ConsolidationView.model_validate(found)

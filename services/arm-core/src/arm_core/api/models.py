@@ -265,3 +265,27 @@ class ConsolidationView(Resource):
 
 class ConsolidationList(Resource):
     items: list[ConsolidationView]
+
+
+# Audit.
+
+
+class AuditEntry(Resource):
+    id: int
+    at: dt.datetime
+    actor: str = Field(description="the user; anonymous for a request nobody could be named for")
+    action: str = Field(
+        description="file.upload, file.retry, file.download, document.view, "
+        "consolidation.create, consolidation.assign, auth.sign_in, auth.sign_out, access.refused"
+    )
+    outcome: str = Field(description="ok, or the error code the request was refused with")
+    file_id: uuid.UUID | None
+    job_id: uuid.UUID | None
+    details: dict[str, Any]
+
+
+class AuditList(Resource):
+    items: list[AuditEntry]
+    total: int
+    limit: int
+    offset: int

@@ -17,7 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arm_core.api.errors import error_response
-from arm_core.auth.identity import CSRF, VIA
+from arm_core.audit.refusals import note_refusal
+from arm_core.auth.identity import CSRF, PRINCIPAL, VIA
 from arm_core.settings import CoreSettings
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -54,7 +55,7 @@ class RequireSameSite:
             _origin(headers["referer"]) if "referer" in headers else None
         )
         if claimed is not None and claimed.lower() != own_origin(self.settings, scope, headers):
-            await _refuse("запрос пришёл с другого сайта")(scope, receive, send)
+            await _refuse(scope, receive, send, "запрос пришёл с другого сайта")
             return
         expected = state.get(CSRF)
         if expected is not None:
@@ -66,13 +67,25 @@ class RequireSameSite:
                 given = next(iter(parse_qs(body.decode("latin-1")).get(TOKEN_FIELD, [])), None)
                 receive = _replay(body)
             if not given or not hmac.compare_digest(given.encode(), str(expected).encode()):
-                await _refuse("нет токена CSRF сессии: обновите страницу")(scope, receive, send)
+                await _refuse(scope, receive, send, "нет токена CSRF сессии: обновите страницу")
                 return
         await self.app(scope, receive, send)
 
 
-def _refuse(message: str) -> ASGIApp:
-    return error_response(403, "CSRF_REFUSED", message)
+async def _refuse(scope: Scope, receive: Receive, send: Send, message: str) -> None:
+    runtime = scope["app"].state.runtime
+    principal = (scope.get("state") or {}).get(PRINCIPAL)
+    client = scope.get("client")
+    await note_refusal(
+        runtime.pool,
+        runtime.rate_limits,
+        actor=principal.user if principal is not None else None,
+        outcome="CSRF_REFUSED",
+        method=scope["method"],
+        path=scope["path"],
+        client=client[0] if client else None,
+    )
+    await error_response(403, "CSRF_REFUSED", message)(scope, receive, send)
 
 
 async def _whole_body(receive: Receive) -> bytes:

@@ -20,6 +20,7 @@ from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arm_core.api.errors import error_response
+from arm_core.audit.refusals import note_refusal
 from arm_core.auth.oidc import Issuer, IssuerUnavailable, TokenRefused
 from arm_core.auth.principal import Principal, Role, claim, names
 from arm_core.auth.sessions import find_session
@@ -142,6 +143,17 @@ class RequireIdentity:
                 target = "/auth/login?next=" + quote(path, safe="")
                 await RedirectResponse(target, status_code=303)(scope, receive, send)
                 return
+            runtime = scope["app"].state.runtime
+            client = scope.get("client")
+            await note_refusal(
+                runtime.pool,
+                runtime.rate_limits,
+                actor=None,
+                outcome="UNAUTHENTICATED",
+                method=scope["method"],
+                path=scope["path"],
+                client=client[0] if client else None,
+            )
             await error_response(401, "UNAUTHENTICATED", exc.message)(scope, receive, send)
             return
         except IssuerUnavailable as exc:

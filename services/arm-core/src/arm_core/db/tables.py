@@ -186,12 +186,14 @@ audit_log = Table(
     "audit_log",
     metadata,
     Column("id", BigInteger, Identity(), primary_key=True),
-    Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
-    Column("actor", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()"), index=True),
+    Column("actor", Text, nullable=False, index=True),
     Column("action", Text, nullable=False),
     Column("file_id", UUID(as_uuid=True), ForeignKey("stored_file.id"), index=True),
     Column("job_id", UUID(as_uuid=True), ForeignKey("recognition_job.id")),
     Column("details", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    # "ok", or the error code a refused request was answered with.
+    Column("outcome", Text, nullable=False, server_default=text("'ok'")),
 )
 
 

@@ -24,6 +24,19 @@ WITH created AS (
 SELECT * FROM created
 """
 
+# Admins hand a consolidation to a team (one made before teams were kept, say).
+ASSIGN = """
+WITH assigned AS (
+    UPDATE consolidation SET team = %(team)s WHERE id = %(id)s
+    RETURNING id, team
+), audit AS (
+    INSERT INTO audit_log (actor, action, details)
+    SELECT %(actor)s, 'consolidation.assign', jsonb_build_object('id', id, 'team', team)
+      FROM assigned
+)
+SELECT id FROM assigned
+"""
+
 WITH_COUNTS = """
 SELECT c.id, c.name, c.team, c.created_by, c.created_at,
        coalesce((SELECT jsonb_object_agg(t.status, t.n)
@@ -90,3 +103,14 @@ async def get_consolidation(
             )
         ).fetchone()
     return _view(row) if row else None
+
+
+async def assign_team(
+    pool: Pool, consolidation_id: uuid.UUID, team: str | None, actor: str
+) -> bool:
+    """False when there is no such consolidation."""
+    async with pool.connection() as conn:
+        row = await (
+            await conn.execute(ASSIGN, {"id": consolidation_id, "team": team, "actor": actor})
+        ).fetchone()
+    return row is not None

@@ -13,6 +13,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from urllib.parse import urlencode
 from typing import Any
 
 import jinja2
@@ -21,8 +22,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
+from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
 from arm_core.api.errors import ApiError
+from arm_core.audit import trail
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
@@ -615,6 +617,13 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     context = await _file_context(request, file_id)
     if context is None:
         return _not_found(request, "Файл")
+    await trail.record(
+        runtime.pool,
+        actor=principal_of(request).user,
+        action="document.view",
+        file_id=file_id,
+        job_id=context["file"]["current_job_id"],
+    )
     documents = [
         _osv_view(doc) if doc["kind"] == "osv" else _statement_view(doc)
         for doc in await file_documents(runtime.pool, file_id)
@@ -623,4 +632,53 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
         request,
         "documents.html",
         {**context, "documents": documents},
+    )
+
+
+# The audit trail (admins).
+
+AUDIT_ACTIONS = {
+    "file.upload": "Загрузка файла",
+    "file.retry": "Повтор распознавания",
+    "file.download": "Скачивание оригинала",
+    "document.view": "Просмотр документов",
+    "consolidation.create": "Создание консолидации",
+    "consolidation.assign": "Передача консолидации команде",
+    "auth.sign_in": "Вход",
+    "auth.sign_out": "Выход",
+    "access.refused": "Отказ в доступе",
+}
+
+
+@router.get("/ui/audit")
+async def audit_page(
+    request: Request,
+    actor: str | None = Query(None, max_length=200),
+    action: str | None = Query(None, max_length=100),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET),
+) -> HTMLResponse:
+    admin_of(request)
+    actor, action = (actor or "").strip() or None, action or None
+    page = await trail.read(
+        runtime_of(request).pool,
+        actor=actor,
+        action=action,
+        outcome=None,
+        file_id=None,
+        since=None,
+        until=None,
+        limit=PAGE_SIZE,
+        offset=offset,
+    )
+    following = {"actor": actor or "", "action": action or "", "offset": offset + PAGE_SIZE}
+    return _render(
+        request,
+        "audit.html",
+        {
+            "page": page,
+            "actor": actor,
+            "action": action,
+            "ACTIONS": AUDIT_ACTIONS,
+            "next_query": urlencode(following),
+        },
     )

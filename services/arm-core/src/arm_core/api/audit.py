@@ -1,0 +1,52 @@
+"""``/api/v1/audit``: the audit trail, for admins."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from arm_core.api.deps import admin_of, runtime_of
+from arm_core.api.errors import error_responses
+from arm_core.api.models import AuditList
+from arm_core.audit import trail
+from arm_core.files.queries import MAX_OFFSET
+
+router = APIRouter(prefix="/api/v1")
+
+MAX_PAGE = 500
+
+
+@router.get(
+    "/audit",
+    responses=error_responses(
+        {401: "UNAUTHENTICATED", 403: "FORBIDDEN (not an admin)", 422: "VALIDATION_ERROR"}
+    ),
+)
+async def read_audit(
+    request: Request,
+    actor: Annotated[str | None, Query(max_length=200)] = None,
+    action: Annotated[str | None, Query(max_length=100)] = None,
+    outcome: Annotated[str | None, Query(max_length=100)] = None,
+    file_id: uuid.UUID | None = None,
+    since: Annotated[dt.datetime | None, Query(description="from this moment on")] = None,
+    until: Annotated[dt.datetime | None, Query(description="before this moment")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+) -> AuditList:
+    """Who did what and how it ended, newest first, a page at a time."""
+    admin_of(request)
+    page = await trail.read(
+        runtime_of(request).pool,
+        actor=actor,
+        action=action,
+        outcome=outcome,
+        file_id=file_id,
+        since=since,
+        until=until,
+        limit=limit,
+        offset=offset,
+    )
+    return AuditList.model_validate(page)

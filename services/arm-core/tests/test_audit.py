@@ -1,0 +1,103 @@
+"""The audit trail: uploads, retries, downloads of originals, views of documents, changes to
+consolidations, sign-ins (test_sign_in) and refused requests, each with who, when, what and
+how it ended; read back by admins with filters and paging."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arm_core.audit.refusals import PER_MINUTE
+from arm_core.testing import insert_file_with_job, minimal_workbook, run_core, upload
+
+ANALYST = {"X-Remote-User": "ivanova.a", "X-Remote-Roles": "analyst", "X-Remote-Groups": "team-a"}
+SUPERVISOR = {"X-Remote-User": "sidorova.s", "X-Remote-Roles": "supervisor"}
+ADMIN = {"X-Remote-User": "root.r", "X-Remote-Roles": "admin"}
+
+
+def _settings(make_core_settings: Any) -> Any:
+    return make_core_settings(
+        nats_enabled=False,
+        debug=False,
+        auth_user_header="X-Remote-User",
+        auth_roles_header="X-Remote-Roles",
+        auth_teams_header="X-Remote-Groups",
+    )
+
+
+async def test_each_action_is_recorded_with_who_what_and_how_it_ended(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    retryable, _ = await insert_file_with_job(
+        settings.database_dsn, status="timeout", uploaded_by="ivanova.a"
+    )
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "Ромашка"}, headers=ANALYST
+        )
+        consolidation_id = made.json()["id"]
+        uploaded = await upload(
+            client,
+            "ОСВ.xlsx",
+            minimal_workbook(),
+            consolidation_id=consolidation_id,
+            headers=ANALYST,
+        )
+        file_id = uploaded.json()["file_id"]
+        await client.get(f"/api/v1/files/{file_id}/content", headers=ANALYST)
+        await client.get(f"/api/v1/files/{file_id}/documents", headers=ANALYST)
+        await client.post(f"/api/v1/files/{retryable}/retry", headers=ANALYST)
+        await client.patch(
+            f"/api/v1/consolidations/{consolidation_id}", json={"team": "team-b"}, headers=ADMIN
+        )
+        await client.get("/api/v1/files")  # nobody
+        await upload(client, "ОСВ.xlsx", minimal_workbook(), headers=SUPERVISOR)
+        trail = (await client.get("/api/v1/audit", headers=ADMIN)).json()
+        refused_only = (
+            await client.get("/api/v1/audit", params={"action": "access.refused"}, headers=ADMIN)
+        ).json()
+        by_analyst = (
+            await client.get(
+                "/api/v1/audit", params={"actor": "ivanova.a", "limit": 2}, headers=ADMIN
+            )
+        ).json()
+        second_page = (
+            await client.get(
+                "/api/v1/audit",
+                params={"actor": "ivanova.a", "limit": 2, "offset": 2},
+                headers=ADMIN,
+            )
+        ).json()
+        as_analyst = await client.get("/api/v1/audit", headers=ANALYST)
+    seen = [(e["actor"], e["action"], e["outcome"]) for e in reversed(trail["items"])]
+    assert seen == [
+        ("ivanova.a", "consolidation.create", "ok"),
+        ("ivanova.a", "file.upload", "ok"),
+        ("ivanova.a", "file.download", "ok"),
+        ("ivanova.a", "document.view", "ok"),
+        ("ivanova.a", "file.retry", "ok"),
+        ("root.r", "consolidation.assign", "ok"),
+        ("anonymous", "access.refused", "UNAUTHENTICATED"),
+        ("sidorova.s", "access.refused", "FORBIDDEN"),
+    ]
+    downloads = [e for e in trail["items"] if e["action"] == "file.download"]
+    assert downloads[0]["file_id"] == file_id
+    refusal = refused_only["items"][-1]
+    assert refusal["details"]["path"] == "/api/v1/files" and refusal["details"]["method"] == "GET"
+    assert refused_only["total"] == 2
+    assert by_analyst["total"] == 5 and len(by_analyst["items"]) == 2
+    assert {e["id"] for e in by_analyst["items"]}.isdisjoint(e["id"] for e in second_page["items"])
+    # An analyst reading the trail is refused, and that refusal is in it too.
+    assert as_analyst.status_code == 403
+
+
+async def test_a_flood_of_refusals_writes_a_bounded_number_of_rows(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        for _ in range(PER_MINUTE + 20):
+            assert (await core.client.get("/api/v1/files")).status_code == 401
+        trail = (
+            await core.client.get(
+                "/api/v1/audit", params={"action": "access.refused"}, headers=ADMIN
+            )
+        ).json()
+    assert trail["total"] == PER_MINUTE
