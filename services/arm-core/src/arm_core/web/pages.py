@@ -13,8 +13,8 @@ import uuid
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from urllib.parse import urlencode
 from typing import Any
+from urllib.parse import urlencode
 
 import jinja2
 from fastapi import APIRouter, Query, Request
