@@ -101,3 +101,13 @@ async def test_a_flood_of_refusals_writes_a_bounded_number_of_rows(make_core_set
             )
         ).json()
     assert trail["total"] == PER_MINUTE
+
+
+async def test_a_filter_postgresql_cannot_hold_is_a_400_not_a_500(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        api = await core.client.get("/api/v1/audit", params={"actor": "a\x00b"}, headers=ADMIN)
+        page = await core.client.get("/ui/audit", params={"action": "\x00"}, headers=ADMIN)
+        shown = await core.client.get("/ui/audit", params={"actor": "root.r"}, headers=ADMIN)
+    assert api.status_code == 400 and page.status_code == 400
+    assert shown.status_code == 200 and "Журнал действий" in shown.text

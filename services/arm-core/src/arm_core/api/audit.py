@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from arm_core.api.deps import admin_of, runtime_of
-from arm_core.api.errors import error_responses
+from arm_core.api.errors import ApiError, error_responses, storable
 from arm_core.api.models import AuditList
 from arm_core.audit import trail
 from arm_core.files.queries import MAX_OFFSET
@@ -22,7 +22,12 @@ MAX_PAGE = 500
 @router.get(
     "/audit",
     responses=error_responses(
-        {401: "UNAUTHENTICATED", 403: "FORBIDDEN (not an admin)", 422: "VALIDATION_ERROR"}
+        {
+            400: "BAD_REQUEST (a filter PostgreSQL cannot hold)",
+            401: "UNAUTHENTICATED",
+            403: "FORBIDDEN (not an admin)",
+            422: "VALIDATION_ERROR",
+        }
     ),
 )
 async def read_audit(
@@ -38,6 +43,8 @@ async def read_audit(
 ) -> AuditList:
     """Who did what and how it ended, newest first, a page at a time."""
     admin_of(request)
+    if not all(storable(value) for value in (actor, action, outcome) if value is not None):
+        raise ApiError(400, "BAD_REQUEST", "фильтр содержит недопустимые символы")
     page = await trail.read(
         runtime_of(request).pool,
         actor=actor,

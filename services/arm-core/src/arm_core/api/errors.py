@@ -74,6 +74,15 @@ class ApiError(Exception):
         self.retry_after = retry_after
 
 
+# Text PostgreSQL cannot store: NUL, and lone surrogates, which no UTF-8 encodes.
+_UNSTORABLE = frozenset({chr(0), *map(chr, range(0xD800, 0xE000))})
+
+
+def storable(value: str) -> bool:
+    """Whether PostgreSQL can take ``value`` as text (a query with it would fail there)."""
+    return _UNSTORABLE.isdisjoint(value)
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.requests import ClientDisconnect
 
 from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
-from arm_core.api.errors import ApiError, error_responses
+from arm_core.api.errors import ApiError, error_responses, storable
 from arm_core.api.models import (
     BatchRetryResults,
     ConsolidationList,
@@ -49,8 +49,6 @@ router = APIRouter(prefix="/api/v1")
 _MULTIPART_OVERHEAD = 64 * 1024
 MAX_BATCH = 500
 MAX_PAGE = 500
-# Text PostgreSQL cannot store: NUL, and lone surrogates, which no UTF-8 encodes.
-_UNSTORABLE = {chr(0), *map(chr, range(0xD800, 0xE000))}
 
 _UPLOAD_BODY = {
     "required": True,
@@ -461,7 +459,7 @@ class NewConsolidation(BaseModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if _UNSTORABLE.intersection(value):
+        if not storable(value):
             raise ValueError("название содержит недопустимые символы")
         value = " ".join(value.split())
         if not value:
@@ -516,11 +514,19 @@ async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> Co
 class TeamAssignment(BaseModel):
     team: str | None = Field(max_length=200, description="the team; null: none")
 
+    @field_validator("team")
+    @classmethod
+    def _storable(cls, value: str | None) -> str | None:
+        if value is not None and not storable(value):
+            raise ValueError("название команды содержит недопустимые символы")
+        return value
+
 
 @router.patch(
     "/consolidations/{consolidation_id}",
     responses=error_responses(
         {
+            400: "BAD_REQUEST (undecodable body)",
             401: "UNAUTHENTICATED",
             403: "FORBIDDEN (not an admin)",
             404: "CONSOLIDATION_NOT_FOUND",

@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
-from arm_core.api.errors import ApiError
+from arm_core.api.errors import ApiError, storable
 from arm_core.audit import trail
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.auth.principal import Principal
@@ -177,8 +177,8 @@ async def create_consolidation(request: Request) -> Response:
     raw, raw_team = form.get("name"), form.get("team")
     name = " ".join(raw.split()) if isinstance(raw, str) else ""
     status, error, team = 422, None, None
-    if not name or len(name) > 300:
-        error = "Введите название консолидации (до 300 символов)."
+    if not name or len(name) > 300 or not storable(name):
+        error = "Введите название консолидации (до 300 символов, без служебных символов)."
     else:
         try:
             team = team_for(who, raw_team if isinstance(raw_team, str) else None)
@@ -659,6 +659,8 @@ async def audit_page(
 ) -> HTMLResponse:
     admin_of(request)
     actor, action = (actor or "").strip() or None, action or None
+    if not all(storable(value) for value in (actor, action) if value is not None):
+        raise ApiError(400, "BAD_REQUEST", "фильтр содержит недопустимые символы")
     page = await trail.read(
         runtime_of(request).pool,
         actor=actor,
