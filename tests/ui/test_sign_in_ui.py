@@ -76,3 +76,31 @@ async def test_an_analyst_signs_in_works_and_signs_out(
     assert created == {"team": "team-a", "created_by": "ivanova.a"}
     assert uploaded == {"created_by": "ivanova.a"}
     assert actions == {"actions": ["auth.sign_in", "auth.sign_out", "auth.sign_in"]}
+
+
+async def test_an_admin_reads_the_audit_trail(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    async with run_issuer() as issuer:
+        issuer.sign_in_as = {"preferred_username": "root.r", "roles": ["admin"]}
+        settings = ui_settings(
+            debug=False,
+            oidc_issuer=issuer.url,
+            oidc_client_id=CLIENT_ID,
+            oidc_client_secret=CLIENT_SECRET,
+            session_cookie_secure=False,
+        )
+        async with run_core(settings) as core, open_page(browser) as page:
+            await core.client.get("/api/v1/files")  # refused: nobody signed in
+            await page.goto(f"{core.url}/ui/consolidations")
+            await page.click("nav >> text=Журнал")
+            rows = page.locator("#audit tbody tr")
+            await expect(rows).to_have_count(2)
+            await expect(rows.nth(0)).to_contain_text("Вход")
+            await expect(rows.nth(1)).to_contain_text("отказ: UNAUTHENTICATED")
+            await page.select_option("#audit-action", "auth.sign_in")
+            await page.click(".inline-form button[type=submit]")
+            await expect(rows).to_have_count(1)
+            await expect(page.locator(".top .user")).to_have_text("root.r")
+            await expect(rows.nth(0)).to_contain_text("roles: admin")
+            await screenshot(page, "audit-trail")

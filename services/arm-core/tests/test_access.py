@@ -285,3 +285,21 @@ def test_a_principal_without_a_team_creates_nothing(make_core_settings) -> None:
         assert refused.value.code == code
     assert team_for(many, "b") == "b"
     assert team_for(Principal.of("z", ["admin"], []), None) is None
+
+
+async def test_a_supervisor_is_offered_nothing_that_changes(make_core_settings) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        client = core.client
+        uploaded = await upload(client, "ОСВ.xlsx", minimal_workbook(), headers=USERS["owner"])
+        file_id = uploaded.json()["file_id"]
+        pages = {
+            user: [
+                (await client.get(path, headers=USERS[user])).text
+                for path in ("/ui/files", f"/ui/files/{file_id}")
+            ]
+            for user in ("owner", "supervisor")
+        }
+    for user, (files, one) in pages.items():
+        offered = 'id="upload"' in files, 'id="batch-retry"' in files, 'id="retry"' in one
+        assert offered == ((user == "owner"),) * 3, user

@@ -111,14 +111,15 @@ def _render(
 ) -> HTMLResponse:
     who = principal_of(request)
     development = runtime_of(request).settings.auth_mode == "off"
+    # The identity comes last: no page's own context can pass for it.
     page = {
+        **context,
         "actor": who.user,
         "who": who,
         "development": development,
         # A signed-in session's token, which the page's forms and scripts send back.
         "csrf": getattr(request.state, CSRF, None),
         "signed_in": getattr(request.state, VIA, None) == "session",
-        **context,
     }
     response: HTMLResponse = _templates().TemplateResponse(
         request, name, page, status_code=status_code
@@ -678,8 +679,8 @@ async def audit_page(
         "audit.html",
         {
             "page": page,
-            "actor": actor,
-            "action": action,
+            "filter_actor": actor,
+            "filter_action": action,
             "ACTIONS": AUDIT_ACTIONS,
             "next_query": urlencode(following),
         },
