@@ -2,12 +2,14 @@
 anonymous caller, as the owning team's analyst, as another team's analyst, as a supervisor
 and as an admin. A route added without a rule here fails the suite.
 
-Users come from an authenticating proxy's headers here; tokens give the same user (see
-test_oidc_tokens).
+The walk is made twice: with the users passed by an authenticating proxy's headers, and with
+bearer tokens signed by an OpenID Connect issuer made in the test (its checks of the tokens
+themselves: test_oidc_tokens).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -18,6 +20,7 @@ from starlette.routing import Mount, Route
 from arm_core.app import create_app, routers
 from arm_core.settings import CoreSettings
 from arm_core.testing import minimal_workbook, run_core, upload, wait_until
+from arm_core.testing_issuer import CLIENT_ID, CLIENT_SECRET, run_issuer
 
 USERS = {
     "anonymous": {},
@@ -35,6 +38,13 @@ USERS = {
     "admin": {"X-Remote-User": "root.r", "X-Remote-Roles": "admin"},
 }
 ORDER = ("anonymous", "owner", "stranger", "supervisor", "admin")
+# The same users as an issuer's tokens say them.
+CLAIMS = {
+    "owner": {"preferred_username": "ivanova.a", "roles": ["analyst"], "groups": ["team-a"]},
+    "stranger": {"preferred_username": "petrov.p", "roles": ["analyst"], "groups": ["team-b"]},
+    "supervisor": {"preferred_username": "sidorova.s", "roles": ["supervisor"]},
+    "admin": {"preferred_username": "root.r", "roles": ["admin"]},
+}
 
 
 def _rule(owner: int, stranger: int, supervisor: int, admin: int) -> dict[str, int]:
@@ -88,11 +98,32 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("PATCH", "/api/v1/consolidations/{consolidation_id}"): _rule(403, 403, 403, 200),
     ("GET", "/api/v1/audit"): _rule(403, 403, 403, 200),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
-    # Sign-in through OpenID Connect, not configured here (see test_sign_in).
+    # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
     ("GET", "/auth/callback"): _rule(404, 404, 404, 404),
     ("POST", "/auth/logout"): _rule(404, 404, 404, 404),
 }
+
+
+# With OpenID Connect on, the way in is open, an analyst who opens a page without a session is
+# sent to sign in (303) rather than refused, and signing out needs no session of ours.
+OIDC_RULES = {
+    ("GET", "/auth/login"): {**_rule(303, 303, 303, 303), "anonymous": 303},
+    ("GET", "/auth/callback"): {**_rule(401, 401, 401, 401), "anonymous": 401},
+    ("POST", "/auth/logout"): _rule(303, 303, 303, 303),
+}
+PAGE = re.compile(r"^/$|^/ui$|^/ui/(?!events)")
+
+
+def _expected(mode: str, method: str, path: str) -> dict[str, int]:
+    rule = RULES[(method, path)]
+    if mode == "proxy":
+        return rule
+    if (method, path) in OIDC_RULES:
+        return OIDC_RULES[(method, path)]
+    if method == "GET" and PAGE.match(path):
+        return {**rule, "anonymous": 303}
+    return rule
 
 
 def _settings(make_core_settings: Any, nats_enabled: bool = False) -> CoreSettings:
@@ -128,7 +159,12 @@ def test_every_route_has_an_access_rule(make_core_settings) -> None:
 
 
 async def _request(
-    client: httpx.AsyncClient, method: str, path: str, ids: dict[str, str], headers: dict[str, str]
+    client: httpx.AsyncClient,
+    method: str,
+    path: str,
+    ids: dict[str, str],
+    user: str,
+    headers: dict[str, str],
 ) -> int:
     url = re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], path)
     consolidation_id = ids["consolidation_id"]
@@ -168,12 +204,31 @@ async def _request(
     return (await client.request(method, url, **kwargs)).status_code
 
 
-async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings) -> None:
-    settings = _settings(make_core_settings)
-    async with run_core(settings) as core:
+@pytest.mark.parametrize("mode", ["proxy", "oidc"])
+async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings, mode) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        if mode == "proxy":
+            settings, users = _settings(make_core_settings), USERS
+        else:
+            issuer = await stack.enter_async_context(run_issuer())
+            settings = make_core_settings(
+                nats_enabled=False,
+                debug=False,
+                oidc_issuer=issuer.url,
+                oidc_client_id=CLIENT_ID,
+                oidc_client_secret=CLIENT_SECRET,
+            )
+            users = {
+                "anonymous": {},
+                **{
+                    user: {"Authorization": f"Bearer {issuer.token(claims)}"}
+                    for user, claims in CLAIMS.items()
+                },
+            }
+        core = await stack.enter_async_context(run_core(settings))
         client = core.client
         made = await client.post(
-            "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=USERS["owner"]
+            "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=users["owner"]
         )
         assert made.status_code == 201 and made.json()["team"] == "team-a"
         consolidation_id = made.json()["id"]
@@ -182,7 +237,7 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             "ОСВ.xlsx",
             minimal_workbook(),
             consolidation_id=consolidation_id,
-            headers=USERS["owner"],
+            headers=users["owner"],
         )
         assert uploaded.status_code == 201
         ids = {
@@ -191,10 +246,10 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             "job_id": uploaded.json()["job_id"],
         }
         answers = {
-            key: {user: await _request(client, *key, ids, USERS[user]) for user in ORDER}
+            key: {user: await _request(client, *key, ids, user, users[user]) for user in ORDER}
             for key in RULES
         }
-    wrong = {key: got for key, got in answers.items() if got != RULES[key]}
+    wrong = {key: got for key, got in answers.items() if got != _expected(mode, *key)}
     assert wrong == {}
 
 

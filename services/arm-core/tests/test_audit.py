@@ -4,6 +4,7 @@ how it ended; read back by admins with filters and paging."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from arm_core.audit.refusals import PER_MINUTE
@@ -111,3 +112,36 @@ async def test_a_filter_postgresql_cannot_hold_is_a_400_not_a_500(make_core_sett
         shown = await core.client.get("/ui/audit", params={"actor": "root.r"}, headers=ADMIN)
     assert api.status_code == 400 and page.status_code == 400
     assert shown.status_code == 200 and "Журнал действий" in shown.text
+
+
+async def test_a_look_at_another_teams_file_is_a_refusal_a_missing_one_is_not(
+    make_core_settings,
+) -> None:
+    settings = _settings(make_core_settings)
+    stranger = {**ANALYST, "X-Remote-User": "petrov.p", "X-Remote-Groups": "team-b"}
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "Ромашка"}, headers=ANALYST
+        )
+        uploaded = await upload(
+            client,
+            "ОСВ.xlsx",
+            minimal_workbook(),
+            consolidation_id=made.json()["id"],
+            headers=ANALYST,
+        )
+        file_id = uploaded.json()["file_id"]
+        api = await client.get(f"/api/v1/files/{file_id}", headers=stranger)
+        page = await client.get(f"/ui/files/{file_id}", headers=stranger)
+        missing = await client.get(f"/api/v1/files/{uuid.uuid4()}", headers=stranger)
+        trail = (
+            await client.get("/api/v1/audit", params={"actor": "petrov.p"}, headers=ADMIN)
+        ).json()
+    assert [api.status_code, page.status_code, missing.status_code] == [404, 404, 404]
+    assert [
+        (e["action"], e["outcome"], e["details"]["path"]) for e in reversed(trail["items"])
+    ] == [
+        ("access.refused", "NOT_VISIBLE", f"/api/v1/files/{file_id}"),
+        ("access.refused", "NOT_VISIBLE", f"/ui/files/{file_id}"),
+    ]

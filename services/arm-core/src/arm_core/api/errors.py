@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arm_core.audit.refusals import note_refusal
+from arm_core.audit.refusals import note_if_hidden, note_refusal
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
@@ -99,8 +99,8 @@ _HTTP_CODES = {
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        if exc.status == 403:
-            await _note_forbidden(request, exc.code)
+        if exc.status in (403, 404):
+            await note_refused(request, exc.code if exc.status == 403 else None)
         response = error_response(exc.status, exc.code, exc.message)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
@@ -151,15 +151,29 @@ class UnexpectedErrors:
                 await response(scope, receive, send)
 
 
-async def _note_forbidden(request: Request, code: str) -> None:
+async def note_refused(request: Request, code: str | None) -> None:
+    """A 403 with its ``code``; or, after a 404 (``code`` None), a refusal only if what the
+    path names exists and was out of the user's sight."""
     runtime = request.app.state.runtime
     principal = getattr(request.state, "principal", None)
-    await note_refusal(
-        runtime.pool,
-        runtime.rate_limits,
-        actor=principal.user if principal is not None else None,
-        outcome=code,
-        method=request.method,
-        path=request.url.path,
-        client=request.client.host if request.client else None,
-    )
+    client = request.client.host if request.client else None
+    if code is not None:
+        await note_refusal(
+            runtime.pool,
+            runtime.rate_limits,
+            actor=principal.user if principal is not None else None,
+            outcome=code,
+            method=request.method,
+            path=request.url.path,
+            client=client,
+        )
+    elif principal is not None and not principal.sees_all:
+        await note_if_hidden(
+            runtime.pool,
+            runtime.rate_limits,
+            actor=principal.user,
+            path_params=dict(request.path_params),
+            method=request.method,
+            path=request.url.path,
+            client=client,
+        )

@@ -44,3 +44,50 @@ async def note_refusal(
     except (psycopg.Error, PoolTimeout) as exc:
         # The refusal itself stands; only its row is missing, and the log above has it.
         log.warning("audit_write_failed", action="access.refused", error=type(exc).__name__)
+
+
+# What a route's path parameter names, and the table it names a row of.
+_HIDDEN = {
+    "file_id": "stored_file",
+    "consolidation_id": "consolidation",
+    "job_id": "recognition_job",
+}
+
+
+async def note_if_hidden(
+    pool: Pool,
+    limits: RateLimits,
+    *,
+    actor: str,
+    path_params: dict[str, object],
+    method: str,
+    path: str,
+    client: str | None,
+) -> None:
+    """After a 404: if what the path names exists, the user was refused sight of it (another
+    team's file, say), and that is a refusal like any other."""
+    for param, table in _HIDDEN.items():
+        value = path_params.get(param)
+        if value is None:
+            continue
+        try:
+            async with pool.connection() as conn:
+                row = await (
+                    await conn.execute(
+                        f"SELECT EXISTS (SELECT 1 FROM {table} WHERE id = %(id)s::uuid) AS found",
+                        {"id": str(value)},
+                    )
+                ).fetchone()
+        except (psycopg.Error, PoolTimeout):
+            return
+        if row is not None and row["found"]:
+            await note_refusal(
+                pool,
+                limits,
+                actor=actor,
+                outcome="NOT_VISIBLE",
+                method=method,
+                path=path,
+                client=client,
+            )
+        return

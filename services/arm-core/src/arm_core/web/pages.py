@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
-from arm_core.api.errors import ApiError, storable
+from arm_core.api.errors import ApiError, note_refused, storable
 from arm_core.audit import trail
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.auth.principal import Principal
@@ -127,7 +127,8 @@ def _render(
     return response
 
 
-def _not_found(request: Request, what: str) -> HTMLResponse:
+async def _not_found(request: Request, what: str) -> HTMLResponse:
+    await note_refused(request, None)
     return _render(request, "not_found.html", {"what": what}, status_code=404)
 
 
@@ -206,7 +207,7 @@ async def consolidation_row(request: Request, consolidation_id: uuid.UUID) -> HT
         runtime.pool, principal_of(request), consolidation_id
     )
     if found is None:
-        return _not_found(request, "Консолидация")
+        return await _not_found(request, "Консолидация")
     return _render(request, "_consolidation_row.html", {"item": found, "cursor": cursor})
 
 
@@ -264,7 +265,7 @@ async def consolidation_page(
         runtime_of(request).pool, principal_of(request), consolidation_id
     )
     if found is None:
-        return _not_found(request, "Консолидация")
+        return await _not_found(request, "Консолидация")
     return await _files_page(request, found, status, offset)
 
 
@@ -291,7 +292,7 @@ async def counts_partial(
         else None
     )
     if consolidation_id and consolidation is None:
-        return _not_found(request, "Консолидация")
+        return await _not_found(request, "Консолидация")
     return _render(
         request,
         "_counts.html",
@@ -317,7 +318,7 @@ async def rows_partial(
     if consolidation_id and not await consolidations.get_consolidation(
         runtime.pool, principal_of(request), consolidation_id
     ):
-        return _not_found(request, "Консолидация")
+        return await _not_found(request, "Консолидация")
     listing = await queries.list_files(
         runtime.pool,
         principal_of(request),
@@ -402,7 +403,7 @@ async def file_row_partial(request: Request, file_id: uuid.UUID) -> HTMLResponse
     cursor = runtime.file_events.cursor()
     detail = await queries.file_detail(runtime.pool, principal_of(request), file_id)
     if detail is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     return _render(request, "_file_row.html", {"file": detail, "cursor": cursor})
 
 
@@ -457,7 +458,7 @@ async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] 
 async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     context = await _file_context(request, file_id)
     if context is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     return _render(request, "file.html", context)
 
 
@@ -465,7 +466,7 @@ async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
 async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     context = await _file_context(request, file_id)
     if context is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     return _render(request, "_file_main.html", context)
 
 
@@ -473,11 +474,11 @@ async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
 async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
     if await _file_context(request, file_id) is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     outcome = await retry_file(runtime_of(request).pool, file_id, who.user)
     context = await _file_context(request, file_id)
     if context is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     if isinstance(outcome, NotRetried):
         status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
         flash = {"tone": "bad", "text": f"Повтор не выполнен: {outcome.message}."}
@@ -617,7 +618,7 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     runtime = runtime_of(request)
     context = await _file_context(request, file_id)
     if context is None:
-        return _not_found(request, "Файл")
+        return await _not_found(request, "Файл")
     await trail.record(
         runtime.pool,
         actor=principal_of(request).user,
