@@ -10,7 +10,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from arm_core.testing import fetch_one, run_core
-from arm_core.testing_issuer import CLIENT_ID, CLIENT_SECRET, run_issuer
+from arm_core.testing_issuer import run_issuer
 from tabular_parser import testing as books
 
 pytestmark = pytest.mark.timeout(90)
@@ -27,14 +27,7 @@ async def test_an_analyst_signs_in_works_and_signs_out(
             "roles": ["analyst"],
             "groups": ["/credit/team-a"],
         }
-        settings = ui_settings(
-            debug=False,
-            oidc_issuer=issuer.url,
-            oidc_client_id=CLIENT_ID,
-            oidc_client_secret=CLIENT_SECRET,
-            # The test serves plain HTTP on loopback.
-            session_cookie_secure=False,
-        )
+        settings = ui_settings(**issuer.core_settings())
         async with run_core(settings) as core, open_page(browser) as page:
             await page.goto(f"{core.url}/ui/consolidations")
             # Through the issuer and back, to the page asked for.
@@ -83,13 +76,7 @@ async def test_an_admin_reads_the_audit_trail(
 ) -> None:
     async with run_issuer() as issuer:
         issuer.sign_in_as = {"preferred_username": "root.r", "roles": ["admin"]}
-        settings = ui_settings(
-            debug=False,
-            oidc_issuer=issuer.url,
-            oidc_client_id=CLIENT_ID,
-            oidc_client_secret=CLIENT_SECRET,
-            session_cookie_secure=False,
-        )
+        settings = ui_settings(**issuer.core_settings())
         async with run_core(settings) as core, open_page(browser) as page:
             await core.client.get("/api/v1/files")  # refused: nobody signed in
             await page.goto(f"{core.url}/ui/consolidations")

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from arm_core.app import create_app, routers
 from arm_core.settings import CoreSettings
 from arm_core.testing import minimal_workbook, run_core, upload, wait_until
-from arm_core.testing_issuer import CLIENT_ID, CLIENT_SECRET, run_issuer
+from arm_core.testing_issuer import run_issuer
 
 USERS = {
     "anonymous": {},
@@ -211,13 +211,7 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             settings, users = _settings(make_core_settings), USERS
         else:
             issuer = await stack.enter_async_context(run_issuer())
-            settings = make_core_settings(
-                nats_enabled=False,
-                debug=False,
-                oidc_issuer=issuer.url,
-                oidc_client_id=CLIENT_ID,
-                oidc_client_secret=CLIENT_SECRET,
-            )
+            settings = make_core_settings(nats_enabled=False, **issuer.core_settings())
             users = {
                 "anonymous": {},
                 **{

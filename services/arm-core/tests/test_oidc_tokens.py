@@ -14,7 +14,7 @@ import pytest
 from joserfc.jwk import RSAKey
 
 from arm_core.testing import run_core
-from arm_core.testing_issuer import CLIENT_ID, CLIENT_SECRET, LocalIssuer, run_issuer
+from arm_core.testing_issuer import LocalIssuer, run_issuer
 
 
 @pytest.fixture
@@ -28,10 +28,7 @@ def oidc_settings(make_core_settings, issuer: LocalIssuer):
     def make(**overrides):
         values = {
             "nats_enabled": False,
-            "debug": False,
-            "oidc_issuer": issuer.url,
-            "oidc_client_id": CLIENT_ID,
-            "oidc_client_secret": CLIENT_SECRET,
+            **issuer.core_settings(),
             "oidc_jwks_min_refresh_seconds": 0,
         }
         return make_core_settings(**{**values, **overrides})

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from arm_core.testing import run_core
-from arm_core.testing_issuer import CLIENT_ID, CLIENT_SECRET, LocalIssuer, run_issuer
+from arm_core.testing_issuer import CLIENT_ID, LocalIssuer, run_issuer
 
 ANALYST = {"preferred_username": "ivanova.a", "roles": ["analyst"], "groups": ["team-a"]}
 
@@ -25,14 +25,7 @@ async def issuer():
 
 @pytest.fixture
 def settings(make_core_settings, issuer: LocalIssuer):
-    return make_core_settings(
-        nats_enabled=False,
-        debug=False,
-        oidc_issuer=issuer.url,
-        oidc_client_id=CLIENT_ID,
-        oidc_client_secret=CLIENT_SECRET,
-        session_cookie_secure=False,
-    )
+    return make_core_settings(nats_enabled=False, **issuer.core_settings())
 
 
 async def _sign_in(client: httpx.AsyncClient, next_path: str = "/ui/files") -> httpx.Response:
@@ -92,6 +85,8 @@ async def test_the_session_is_kept_server_side_and_ends_at_sign_out(settings, is
     assert [(r["actor"], r["action"]) for r in audit] == [
         ("ivanova.a", "auth.sign_in"),
         ("ivanova.a", "auth.sign_out"),
+        # The kept copy of the token, refused.
+        ("anonymous", "access.refused"),
     ]
 
 

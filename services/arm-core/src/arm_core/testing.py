@@ -107,38 +107,40 @@ class RunningCore:
 
 
 @contextlib.asynccontextmanager
+async def serving(app: Any, port: int, *, name: str) -> AsyncIterator[uvicorn.Server]:
+    """``app`` served by uvicorn on loopback inside the test's event loop, once it listens."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_config=None, access_log=False, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(), name=name)
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError(f"{name} stopped while starting")
+            await asyncio.sleep(0.02)
+        yield server
+    finally:
+        server.should_exit = True
+        # The core bounds its own stop; a busy machine may need all of it.
+        await asyncio.wait_for(task, timeout=STOP_BOUND_SECONDS + 5)
+
+
+@contextlib.asynccontextmanager
 async def run_core(
     settings: CoreSettings, *, wait_for_nats: bool = True
 ) -> AsyncIterator[RunningCore]:
     """arm-core served by uvicorn on a real port inside the test's event loop; with NATS
     enabled, once its result subscription is in place (unless ``wait_for_nats`` is false, for
     a test that starts it while NATS is away)."""
-    config = uvicorn.Config(
-        create_app(settings),
-        host="127.0.0.1",
-        port=settings.http_port,
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(), name="uvicorn")
-    try:
-        while not server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("arm-core stopped while starting")
-            await asyncio.sleep(0.02)
+    async with serving(create_app(settings), settings.http_port, name="arm-core") as server:
         url = f"http://127.0.0.1:{settings.http_port}"
         if settings.nats_enabled and wait_for_nats:
             nats_link = server.config.loaded_app.app.state.runtime.nats
             assert await nats_link.wait_connected(60), "arm-core never subscribed"
         async with httpx.AsyncClient(base_url=url, timeout=10) as client:
             yield RunningCore(settings=settings, url=url, client=client, server=server)
-    finally:
-        server.should_exit = True
-        # The core bounds its own stop; a busy machine may need all of it.
-        await asyncio.wait_for(task, timeout=STOP_BOUND_SECONDS + 5)
 
 
 def stored_objects(settings: CoreSettings) -> list[Path]:

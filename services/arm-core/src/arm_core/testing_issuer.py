@@ -8,7 +8,6 @@ verifier.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import hashlib
@@ -19,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-import uvicorn
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 from starlette.applications import Starlette
@@ -27,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from arm_core.testing import serving
 from arm_ka_devstack.processes import free_port
 
 CLIENT_ID = "arm-ka"
@@ -50,6 +49,17 @@ class LocalIssuer:
     grants: dict[str, _Grant] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
     down: bool = False
+
+    def core_settings(self) -> dict[str, Any]:
+        """What a core under test needs to take this issuer's sign-ins and tokens: it is
+        served on plain HTTP, so its session cookie cannot be Secure."""
+        return {
+            "debug": False,
+            "oidc_issuer": self.url,
+            "oidc_client_id": CLIENT_ID,
+            "oidc_client_secret": CLIENT_SECRET,
+            "session_cookie_secure": False,
+        }
 
     def rotate(self) -> RSAKey:
         """A new signing key, published beside the old ones."""
@@ -173,17 +183,5 @@ async def run_issuer() -> AsyncIterator[LocalIssuer]:
     port = free_port()
     issuer = LocalIssuer(url=f"http://127.0.0.1:{port}")
     issuer.rotate()
-    server = uvicorn.Server(
-        uvicorn.Config(issuer.app(), host="127.0.0.1", port=port, log_config=None, access_log=False)
-    )
-    task = asyncio.create_task(server.serve(), name="test-issuer")
-    try:
-        while not server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("the test issuer stopped while starting")
-            await asyncio.sleep(0.02)
+    async with serving(issuer.app(), port, name="test-issuer"):
         yield issuer
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, timeout=10)
