@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 from playwright.async_api import Browser, Page, expect
+from python_calamine import CalamineWorkbook
 
 from arm_core.testing import (
     StubService,
@@ -139,6 +140,19 @@ async def test_uploaded_workbook_becomes_recognized_without_reload(
         counts = page.locator(f"#consolidation-{consolidation_id}")
         await expect(counts.locator('[data-status="RECOGNIZED"]')).to_have_text("1")
         await screenshot(page, "consolidations")
+
+        # The consolidation into the bank's spreadsheet: a sheet per document, money as numbers.
+        await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
+        async with page.expect_download() as download_info:
+            await page.click("#export-xlsx")
+        download = await download_info.value
+        assert download.suggested_filename == "ООО «Промтехснаб», кредитная заявка 2024.xlsx"
+        book = CalamineWorkbook.from_path(await download.path())
+        assert book.sheet_names == ["1 ОСВ", "Замечания"]
+        sheet = book.get_sheet_by_name("1 ОСВ").to_python()
+        captions = next(i for i, row in enumerate(sheet) if row[:2] == ["Счёт", "Наименование"])
+        assert len(sheet) - captions - 2 == len(lines)  # the rows, then the totals
+        assert all(isinstance(value, float) for value in sheet[captions + 1][3:9] if value != "")
 
 
 async def test_timed_out_file_is_retried_from_its_page(

@@ -4,6 +4,7 @@ how it ended; read back by admins with filters and paging."""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -145,3 +146,23 @@ async def test_a_look_at_another_teams_file_is_a_refusal_a_missing_one_is_not(
         ("access.refused", "NOT_VISIBLE", f"/api/v1/files/{file_id}"),
         ("access.refused", "NOT_VISIBLE", f"/ui/files/{file_id}"),
     ]
+
+
+async def test_the_trail_is_read_between_two_moments_given_with_their_zone(
+    make_core_settings,
+) -> None:
+    settings = _settings(make_core_settings)
+    async with run_core(settings) as core:
+        await core.client.post("/api/v1/consolidations", json={"name": "Ромашка"}, headers=ANALYST)
+        now = dt.datetime.now(dt.UTC)
+        hour = dt.timedelta(hours=1)
+
+        async def total(**params: str) -> Any:
+            answer = await core.client.get("/api/v1/audit", params=params, headers=ADMIN)
+            return answer.json()["total"] if answer.status_code == 200 else answer.status_code
+
+        window = await total(since=(now - hour).isoformat(), until=(now + hour).isoformat())
+        before = await total(until=(now - hour).isoformat())
+        bad = [await total(since="-6805"), await total(since="2026-12-01T10:00:00")]
+    assert (window, before) == (1, 0)
+    assert bad == [400, 400]

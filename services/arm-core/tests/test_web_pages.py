@@ -3,10 +3,8 @@ offers, and that they change what they should (no browser here; tests/ui drives 
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -15,14 +13,12 @@ from arm_core.testing import (
     fetch_one,
     file_row,
     insert_file_with_job,
+    mapped_file,
     minimal_workbook,
     run_core,
     upload,
     wait_until,
 )
-from arm_ka_platform.settings import StorageConfig
-from arm_ka_platform.storage import open_storage
-from recognition_contract import contracts_dir, result_key
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -171,51 +167,12 @@ async def test_batch_retry_reports_each_file(make_core_settings) -> None:
         assert "Отметьте файлы" in nothing.text
 
 
-async def _mapped(dsn: str, storage_dir: Path, example: str) -> uuid.UUID:
-    """A file whose current job finished with the contract example as its result file."""
-    file_id, job_id = await insert_file_with_job(dsn, status="processing")
-    data = json.loads((contracts_dir() / "examples" / example).read_text())
-    data.update(job_id=str(job_id), file_id=str(file_id))
-    storage = open_storage(
-        StorageConfig(
-            url=f"file://{storage_dir}",
-            bucket="arm-ka",
-            s3_endpoint_url=None,
-            s3_region="us-east-1",
-            access_key_id=None,
-            secret_access_key=None,
-        )
-    )
-    key = result_key(file_id, job_id)
-    await storage.put(key, json.dumps(data).encode())
-    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
-        await conn.execute("UPDATE stored_file SET status = 'PROCESSING' WHERE id = %s", (file_id,))
-        object_id = (
-            await (
-                await conn.execute(
-                    "INSERT INTO s3_object (bucket, key, bucket_role, created_by)"
-                    " VALUES ('arm-ka', %s, 'results', 'tabular-parser') RETURNING id",
-                    (key,),
-                )
-            ).fetchone()
-        )[0]
-        await conn.execute(
-            "UPDATE recognition_job SET status = %s, finished_at = now(),"
-            " result_s3_object_id = %s, result_schema_version = %s WHERE id = %s",
-            (data["status"], object_id, data["schema_version"], job_id),
-        )
-    return file_id
-
-
 async def test_documents_page_shows_hierarchy_checks_and_flags(
-    make_core_settings, storage_url: str
+    make_core_settings,
 ) -> None:
     settings = make_core_settings()
     dsn = settings.database_dsn
-    storage_dir = Path(storage_url.removeprefix("file://"))
-    file_id = await _mapped(
-        dsn, storage_dir, "result-2.1-needs_check-osv-account-and-statement.json"
-    )
+    file_id = await mapped_file(settings, "result-2.1-needs_check-osv-account-and-statement.json")
     async with run_core(settings) as core:
         await wait_until(lambda: _status(dsn, file_id, "NEEDS_CHECK"))
         page = (await core.client.get(f"/ui/files/{file_id}/documents")).text

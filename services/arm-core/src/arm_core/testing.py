@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -32,13 +33,16 @@ from arm_ka_devstack.nats_server import NatsServer
 from arm_ka_devstack.postgres import EmbeddedPostgres
 from arm_ka_devstack.processes import free_port
 from arm_ka_platform.settings import Subjects
+from arm_ka_platform.storage import open_storage
 from recognition_contract import (
     NATS_MSG_ID,
     ResultEnvelope,
     ServiceInfo,
     Status,
     ack_msg_id,
+    contracts_dir,
     dump_envelope,
+    result_key,
     result_msg_id,
 )
 
@@ -161,6 +165,34 @@ async def wait_until(
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"condition not met within {timeout}s (last value {value!r})")
         await asyncio.sleep(interval)
+
+
+async def mapped_file(settings: CoreSettings, example: str, **file: Any) -> uuid.UUID:
+    """A file whose current job finished with the contract ``example`` as its result file,
+    for the core's mapping to take (``file``: as for ``insert_file_with_job``)."""
+    dsn = settings.database_dsn
+    file_id, job_id = await insert_file_with_job(dsn, status="processing", **file)
+    data = json.loads((contracts_dir() / "examples" / example).read_text())
+    data.update(job_id=str(job_id), file_id=str(file_id))
+    key = result_key(file_id, job_id)
+    await open_storage(settings.storage).put(key, json.dumps(data).encode())
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute("UPDATE stored_file SET status = 'PROCESSING' WHERE id = %s", (file_id,))
+        object_id = (
+            await (
+                await conn.execute(
+                    "INSERT INTO s3_object (bucket, key, bucket_role, created_by)"
+                    " VALUES ('arm-ka', %s, 'results', 'tabular-parser') RETURNING id",
+                    (key,),
+                )
+            ).fetchone()
+        )[0]  # type: ignore[index]
+        await conn.execute(
+            "UPDATE recognition_job SET status = %s, finished_at = now(),"
+            " result_s3_object_id = %s, result_schema_version = %s WHERE id = %s",
+            (data["status"], object_id, data["schema_version"], job_id),
+        )
+    return file_id
 
 
 async def insert_file_with_job(

@@ -17,6 +17,22 @@ from arm_core.files.queries import MAX_OFFSET
 router = APIRouter(prefix="/api/v1")
 
 MAX_PAGE = 500
+_FILTERS = ("actor", "action", "outcome", "file_id", "since", "until", "limit", "offset")
+_MOMENT = {"format": "date-time"}
+
+
+def _moment(value: str | None, name: str) -> dt.datetime | None:
+    """An RFC 3339 moment with its offset; a bare number (which pydantic would take for a
+    Unix time) or a moment without a zone is refused."""
+    if value is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise ApiError(400, "BAD_REQUEST", f"{name}: нужна дата и время с часовым поясом")
+    return moment
 
 
 @router.get(
@@ -36,13 +52,20 @@ async def read_audit(
     action: Annotated[str | None, Query(max_length=100)] = None,
     outcome: Annotated[str | None, Query(max_length=100)] = None,
     file_id: uuid.UUID | None = None,
-    since: Annotated[dt.datetime | None, Query(description="from this moment on")] = None,
-    until: Annotated[dt.datetime | None, Query(description="before this moment")] = None,
+    since: Annotated[
+        str | None, Query(description="from this moment on", json_schema_extra=_MOMENT)
+    ] = None,
+    until: Annotated[
+        str | None, Query(description="before this moment", json_schema_extra=_MOMENT)
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> AuditList:
     """Who did what and how it ended, newest first, a page at a time."""
     admin_of(request)
+    repeated = [name for name in _FILTERS if len(request.query_params.getlist(name)) > 1]
+    if repeated:
+        raise ApiError(400, "BAD_REQUEST", f"фильтр {repeated[0]} задан несколько раз")
     if not all(storable(value) for value in (actor, action, outcome) if value is not None):
         raise ApiError(400, "BAD_REQUEST", "фильтр содержит недопустимые символы")
     page = await trail.read(
@@ -51,8 +74,8 @@ async def read_audit(
         action=action,
         outcome=outcome,
         file_id=file_id,
-        since=since,
-        until=until,
+        since=_moment(since, "since"),
+        until=_moment(until, "until"),
         limit=limit,
         offset=offset,
     )
