@@ -100,6 +100,8 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     # The walk's file has no documents yet: those who may see it hear there is nothing.
     ("GET", "/api/v1/files/{file_id}/export"): _rule(409, 404, 409, 409),
     ("GET", "/api/v1/consolidations/{consolidation_id}/export"): _rule(409, 404, 409, 409),
+    ("GET", "/api/v1/consolidations/{consolidation_id}/reconciliation"): THE_TEAM,
+    ("GET", "/ui/consolidations/{consolidation_id}/reconciliation"): THE_TEAM,
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),

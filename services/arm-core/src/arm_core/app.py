@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from arm_core.api import audit, exports, files, health, metrics
+from arm_core.api import audit, exports, files, health, metrics, reconciliation
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
@@ -28,6 +28,7 @@ def routers() -> tuple[APIRouter, ...]:
         auth_routes.router,
         files.router,
         exports.router,
+        reconciliation.router,
         audit.router,
         pages.router,
         stream.router,

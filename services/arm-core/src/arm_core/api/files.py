@@ -143,6 +143,10 @@ async def upload_file(
             "original_name": upload.original_name,
             "size": upload.size,
             "consolidation_id": upload.consolidation_id,
+            "sha256": upload.sha256,
+            "same_bytes": await queries.same_bytes(
+                runtime_of(request).pool, who, upload.file_id, upload.sha256
+            ),
         }
     )
 

@@ -110,6 +110,13 @@ class FileList(Resource):
     offset: int
 
 
+class SameFile(Resource):
+    file_id: uuid.UUID
+    original_name: str
+    consolidation_id: uuid.UUID | None
+    created_at: dt.datetime
+
+
 class Uploaded(Resource):
     file_id: uuid.UUID
     job_id: uuid.UUID
@@ -119,6 +126,10 @@ class Uploaded(Resource):
     original_name: str = Field(description="the name for display: no directories or controls")
     size: int
     consolidation_id: uuid.UUID | None
+    sha256: str = Field(description="of the file's bytes, hex")
+    same_bytes: list[SameFile] = Field(
+        description="files already uploaded with exactly these bytes (that the caller may see)"
+    )
 
 
 class RetryStarted(Resource):
@@ -289,3 +300,36 @@ class AuditList(Resource):
     total: int
     limit: int
     offset: int
+
+
+# Reconciliation.
+
+
+class ReconciliationPlace(Resource):
+    file_id: uuid.UUID
+    file_name: str
+    document: int = Field(description="the document's position in the file, from 1; 0: the file")
+    what: str
+    locator: dict[str, Any] | None
+    url: str = Field(description="the page that shows it")
+
+
+class ReconciliationFinding(Resource):
+    code: str = Field(
+        description="PERIOD_GAP, PERIOD_OVERLAP, BALANCE_BREAK, BANK_MISMATCH, SAME_FILE"
+    )
+    message: str
+    difference: str | None = Field(description="by how much, where it is an amount")
+    places: list[ReconciliationPlace]
+
+
+class ReconciliationCheck(Resource):
+    code: str = Field(description="STATEMENT_CHAIN, TRIAL_BALANCE_CHAIN, BANK_ACCOUNTS, SAME_FILE")
+    title: str
+    compared: int = Field(description="how many pairs or documents it compared")
+    findings: list[ReconciliationFinding]
+
+
+class Reconciliation(Resource):
+    consolidation_id: uuid.UUID
+    checks: list[ReconciliationCheck]

@@ -95,6 +95,8 @@ s3_object = Table(
     Column("bucket_role", Text, nullable=False),
     Column("size", BigInteger),
     Column("content_type", Text),
+    # An upload's SHA-256 (hex): the same bytes uploaded twice are told by it.
+    Column("sha256", Text, index=True),
     Column("created_by", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
     UniqueConstraint("bucket", "key"),

@@ -14,24 +14,14 @@ from arm_core.db.pool import Pool
 from arm_core.export.csvzip import write_csv_zip
 from arm_core.export.tables import Export, Source, export_of
 from arm_core.export.xlsx import write_xlsx
-from arm_core.files.access import VISIBLE_FILE
+from arm_core.files.queries import RECOGNISED, consolidation_files
 from arm_core.mapping.queries import file_documents
 
 Format = Literal["xlsx", "csv"]
 
-# Files whose current attempt has documents.
-RECOGNISED = ("RECOGNIZED", "NEEDS_CHECK")
 # Kept in memory up to this size, on disk beyond.
 _SPOOL_BYTES = 8 * 1024 * 1024
 _CHUNK = 256 * 1024
-
-FILES_OF = f"""
-SELECT f.id, f.original_name FROM stored_file f
- WHERE f.consolidation_id = %(consolidation_id)s
-   AND f.status = ANY(%(statuses)s)
-   AND {VISIBLE_FILE}
- ORDER BY f.created_at, f.id
-"""
 
 
 @dataclass(frozen=True)
@@ -57,16 +47,10 @@ async def file_sources(pool: Pool, file_id: uuid.UUID, name: str) -> list[Source
 async def consolidation_sources(
     pool: Pool, who: Principal, consolidation_id: uuid.UUID
 ) -> list[Source]:
-    async with pool.connection() as conn:
-        files = await (
-            await conn.execute(
-                FILES_OF,
-                {"consolidation_id": consolidation_id, "statuses": list(RECOGNISED), **who.sql()},
-            )
-        ).fetchall()
     sources = []
-    for row in files:
-        sources += await file_sources(pool, row["id"], row["original_name"])
+    for row in await consolidation_files(pool, who, consolidation_id):
+        if row["status"] in RECOGNISED:
+            sources += await file_sources(pool, row["id"], row["original_name"])
     return sources
 
 

@@ -7,6 +7,7 @@ write fails, the object is deleted again, so storage never keeps an object no ro
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -41,8 +42,8 @@ CONTENT_TYPES = {
 
 REGISTER = """
 WITH object AS (
-    INSERT INTO s3_object (bucket, key, bucket_role, size, content_type, created_by)
-    VALUES (%(bucket)s, %(key)s, 'uploads', %(size)s, %(content_type)s, %(actor)s)
+    INSERT INTO s3_object (bucket, key, bucket_role, size, content_type, sha256, created_by)
+    VALUES (%(bucket)s, %(key)s, 'uploads', %(size)s, %(content_type)s, %(sha256)s, %(actor)s)
     RETURNING id
 ), file AS (
     INSERT INTO stored_file (id, original_name, file_type, s3_object_id, consolidation_id,
@@ -90,6 +91,7 @@ class Upload:
     original_name: str
     size: int
     consolidation_id: uuid.UUID | None
+    sha256: str
 
 
 class _TooLarge(Exception):
@@ -107,6 +109,7 @@ class _Guard:
         self.too_large = False
         self.zip = ZipEntryScanner()
         self.head = b""
+        self.digest = hashlib.sha256()
 
     async def read_head(self) -> bytes:
         """Pull the first bytes before storing anything, to refuse a lying file at once."""
@@ -129,6 +132,7 @@ class _Guard:
                     raise _TooLarge
                 if self._file_type in ("XLSX", "XLSB"):
                     self.zip.feed(pending)
+                self.digest.update(pending)
                 yield pending
             try:
                 pending = await anext(self._source)
@@ -192,6 +196,7 @@ async def store_upload(
         "key": key,
         "size": stored.size,
         "content_type": CONTENT_TYPES[file_type],
+        "sha256": guard.digest.hexdigest(),
         "actor": actor,
         "file_id": file_id,
         "job_id": job_id,
@@ -227,6 +232,7 @@ async def store_upload(
         original_name=name,
         size=stored.size,
         consolidation_id=consolidation_id,
+        sha256=guard.digest.hexdigest(),
     )
 
 

@@ -13,6 +13,8 @@ from arm_core.jobs.transitions import retryable
 
 # Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
 MAX_OFFSET = 1_000_000_000
+# Statuses of files whose current attempt has documents.
+RECOGNISED = ("RECOGNIZED", "NEEDS_CHECK")
 
 JOB_COLUMNS = """
        j.id, j.file_id, j.attempt, j.max_attempts, j.status, j.pipeline,
@@ -175,3 +177,47 @@ async def job_detail(pool: Pool, who: Principal, job_id: uuid.UUID) -> dict[str,
             )
         ).fetchone()
     return job_view(row) if row else None
+
+
+SAME_BYTES = f"""
+SELECT f.id AS file_id, f.original_name, f.consolidation_id, f.created_at
+  FROM stored_file f
+  JOIN s3_object o ON o.id = f.s3_object_id
+ WHERE o.sha256 = %(sha256)s AND f.id <> %(file_id)s AND {VISIBLE_FILE}
+ ORDER BY f.created_at, f.id
+ LIMIT 20
+"""
+
+
+async def same_bytes(
+    pool: Pool, who: Principal, file_id: uuid.UUID, sha256: str
+) -> list[dict[str, Any]]:
+    """Other files with exactly these bytes (the same statement uploaded twice, say)."""
+    async with pool.connection() as conn:
+        rows = await (
+            await conn.execute(SAME_BYTES, {"sha256": sha256, "file_id": file_id, **who.sql()})
+        ).fetchall()
+    return [dict(row) for row in rows]
+
+
+CONSOLIDATION_FILES = f"""
+SELECT f.id, f.original_name, f.status, o.sha256
+  FROM stored_file f
+  JOIN s3_object o ON o.id = f.s3_object_id
+ WHERE f.consolidation_id = %(consolidation_id)s AND {VISIBLE_FILE}
+ ORDER BY f.created_at, f.id
+"""
+
+
+async def consolidation_files(
+    pool: Pool, who: Principal, consolidation_id: uuid.UUID
+) -> list[dict[str, Any]]:
+    """Every file of the consolidation ``who`` may see, oldest first, with its status and
+    the SHA-256 of its bytes."""
+    async with pool.connection() as conn:
+        rows = await (
+            await conn.execute(
+                CONSOLIDATION_FILES, {"consolidation_id": consolidation_id, **who.sql()}
+            )
+        ).fetchall()
+    return [dict(row) for row in rows]

@@ -35,6 +35,8 @@ from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
 from arm_core.mapping.queries import file_documents
+from arm_core.reconcile.service import consolidation_checks
+from arm_core.reconcile.views import check_views
 from arm_core.web import explain
 
 HERE = Path(__file__).parent
@@ -252,6 +254,17 @@ async def _files_page(
             ),
         },
     )
+
+
+@router.get("/ui/consolidations/{consolidation_id}/reconciliation")
+async def reconciliation_partial(request: Request, consolidation_id: uuid.UUID) -> HTMLResponse:
+    runtime = runtime_of(request)
+    who = principal_of(request)
+    found = await consolidations.get_consolidation(runtime.pool, who, consolidation_id)
+    if found is None:
+        return await _not_found(request, "Консолидация")
+    checks = check_views(await consolidation_checks(runtime.pool, who, consolidation_id))
+    return _render(request, "_reconciliation.html", {"consolidation": found, "checks": checks})
 
 
 @router.get("/ui/consolidations/{consolidation_id}")

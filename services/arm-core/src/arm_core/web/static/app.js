@@ -79,6 +79,17 @@
             li.className = "upload-item done";
             li.querySelector(".u-bar span").style.width = "100%";
             li.querySelector(".u-state").textContent = "загружен";
+            var answer = {};
+            try { answer = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
+            var same = answer.same_bytes || [];
+            if (same.length) {
+              // Uploaded all the same: the analyst decides whether the copy is a mistake.
+              li.classList.add("same-bytes");
+              var why = li.querySelector(".u-why");
+              why.hidden = false;
+              why.textContent = "Точно такой же файл уже загружен: " +
+                same.map(function (f) { return "«" + f.original_name + "»"; }).join(", ") + ".";
+            }
             var rows = document.getElementById("file-rows");
             if (rows) htmx.trigger(rows, "refresh");
           } else {

@@ -1,0 +1,1 @@
+"""Checks across a consolidation's documents: what no single document can tell."""
