@@ -167,13 +167,21 @@ async def wait_until(
         await asyncio.sleep(interval)
 
 
-async def mapped_file(settings: CoreSettings, example: str, **file: Any) -> uuid.UUID:
-    """A file whose current job finished with the contract ``example`` as its result file,
-    for the core's mapping to take (``file``: as for ``insert_file_with_job``)."""
+async def mapped_file(
+    settings: CoreSettings,
+    example: str,
+    edit: Callable[[dict[str, Any]], None] | None = None,
+    **file: Any,
+) -> uuid.UUID:
+    """A file whose current job finished with the contract ``example`` (changed by ``edit``)
+    as its result file, for the core's mapping to take (``file``: as for
+    ``insert_file_with_job``)."""
     dsn = settings.database_dsn
     file_id, job_id = await insert_file_with_job(dsn, status="processing", **file)
     data = json.loads((contracts_dir() / "examples" / example).read_text())
     data.update(job_id=str(job_id), file_id=str(file_id))
+    if edit is not None:
+        edit(data)
     key = result_key(file_id, job_id)
     await open_storage(settings.storage).put(key, json.dumps(data).encode())
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
@@ -205,6 +213,7 @@ async def insert_file_with_job(
     max_attempts: int = 3,
     original_name: str = "ОСВ РБ 2024.xlsx",
     uploaded_by: str = "test",
+    consolidation_id: uuid.UUID | str | None = None,
 ) -> tuple[uuid.UUID, uuid.UUID]:
     """A stored file and its current recognition job, written straight to the database."""
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=False) as conn:
@@ -222,8 +231,9 @@ async def insert_file_with_job(
         )[0]  # type: ignore[index]
         await conn.execute(
             "INSERT INTO stored_file (id, original_name, file_type, s3_object_id, status,"
-            " current_recognition_job_id) VALUES (%s, %s, %s, %s, 'UPLOADED', %s)",
-            (file_id, original_name, file_type, object_id, job_id),
+            " current_recognition_job_id, consolidation_id)"
+            " VALUES (%s, %s, %s, %s, 'UPLOADED', %s, %s)",
+            (file_id, original_name, file_type, object_id, job_id, consolidation_id),
         )
         await conn.execute(
             "INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)"
