@@ -206,3 +206,22 @@ async def test_an_offset_past_any_page_is_refused_not_a_server_error(
     async with run_core(make_core_settings(nats_enabled=False)) as core:
         response = await core.client.get(path, params={"offset": "99999999999999999999"})
     assert response.status_code == 422
+
+
+async def test_statement_checks_are_the_ones_the_extraction_made(make_core_settings) -> None:
+    """The page shows what the recognition found; it does not do the arithmetic again (a
+    statement whose stored warnings say the totals disagree shows that, whatever its rows)."""
+    settings = make_core_settings()
+    dsn = settings.database_dsn
+    file_id = await mapped_file(settings, "result-2.0-needs_check-statement.json")
+    async with run_core(settings) as core:
+        await wait_until(lambda: _status(dsn, file_id, "NEEDS_CHECK"))
+        page = (await core.client.get(f"/ui/files/{file_id}/documents")).text
+    found = re.findall(r'<li class="(\w+)"><span class="mark">.</span> ([^<]+?) <span', page)
+    checks = {name: tone for tone, name in found}
+    assert checks == {
+        "Остаток на начало + поступления − списания = остаток на конец": "ok",
+        "Сумма операций = итоги выписки": "bad",
+        "Даты операций внутри периода выписки": "ok",
+    }
+    assert "Сумма строк по дебету 2789.00 не равна итогу выписки 4789.00" in page

@@ -11,7 +11,6 @@ import functools
 import json
 import uuid
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -528,69 +527,34 @@ def _row_flags(
     return found
 
 
-def _amount(value: str | None) -> Decimal | None:
-    if value is None:
-        return None
-    try:
-        return Decimal(value)
-    except InvalidOperation:
-        return None
+# The statement checks the extraction made, each with the warnings it raises: the page shows
+# what was found, it never does the arithmetic again.
+STATEMENT_CHECKS = (
+    (
+        "Остаток на начало + поступления − списания = остаток на конец",
+        ("BALANCE_MISMATCH", "BALANCE_MISSING", "OPENING_BALANCE_NOT_PRINTED"),
+        ("opening_balance", "closing_balance"),
+    ),
+    ("Сумма операций = итоги выписки", ("TOTALS_MISMATCH",), ("total_debit", "total_credit")),
+    ("Даты операций внутри периода выписки", ("DATE_OUTSIDE_PERIOD",), ("period",)),
+)
 
 
 def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """The statement's arithmetic, shown so the analyst sees what was checked."""
+    """Each check with what it found: ok, a warning (not ok), or nothing to check (None)
+    where the statement does not print what the check needs."""
     header = document.get("header") or {}
-    lines = document["transactions"]
-    opening, closing = (
-        _amount(header.get("opening_balance")),
-        _amount(header.get("closing_balance")),
-    )
-    debit, credit = _amount(header.get("total_debit")), _amount(header.get("total_credit"))
-    rows_debit = sum((_amount(t["debit"]) or Decimal(0) for t in lines), Decimal(0))
-    rows_credit = sum((_amount(t["credit"]) or Decimal(0) for t in lines), Decimal(0))
     checks: list[dict[str, Any]] = []
-    if opening is not None and closing is not None and debit is not None and credit is not None:
-        expected = opening + credit - debit
-        checks.append(
-            {
-                "name": "Остаток на начало + кредит − дебет = остаток на конец",
-                "detail": f"{explain.money(opening)} + {explain.money(credit)} − "
-                f"{explain.money(debit)} = {explain.money(expected)}; "
-                f"в выписке {explain.money(closing)}",
-                "ok": expected == closing,
-            }
-        )
-    else:
-        checks.append(
-            {
-                "name": "Остаток на начало + кредит − дебет = остаток на конец",
-                "detail": "в выписке нет остатков или итогов оборотов",
-                "ok": None,
-            }
-        )
-    for label, total, summed in (
-        ("дебету", debit, rows_debit),
-        ("кредиту", credit, rows_credit),
-    ):
-        checks.append(
-            {
-                "name": f"Сумма операций по {label} = итог выписки",
-                "detail": f"операции {explain.money(summed)}; итог "
-                + (explain.money(total) if total is not None else "не указан"),
-                "ok": None if total is None else summed == total,
-            }
-        )
-    period = header.get("period") or {}
-    start, end = period.get("from"), period.get("to")
-    if start is not None and end is not None:
-        outside = [t for t in lines if t["date"] is not None and not start <= t["date"] <= end]
-        checks.append(
-            {
-                "name": "Даты операций внутри периода выписки",
-                "detail": f"вне периода: {len(outside)}" if outside else "все внутри периода",
-                "ok": not outside,
-            }
-        )
+    for name, codes, needs in STATEMENT_CHECKS:
+        raised = [w for w in document["warnings"] if w["code"] in codes]
+        if raised:
+            ok: bool | None = all(w.get("severity") == "info" for w in raised)
+            detail = "; ".join(w["message"] for w in raised)
+        elif all(header.get(key) is None for key in needs):
+            ok, detail = None, "в выписке этого нет: проверить нечем"
+        else:
+            ok, detail = True, "сходится"
+        checks.append({"name": name, "detail": detail, "ok": ok})
     return checks
 
 
