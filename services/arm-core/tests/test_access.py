@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import uuid
 from typing import Any
 
 import httpx
@@ -102,6 +103,9 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("GET", "/api/v1/consolidations/{consolidation_id}/export"): _rule(409, 404, 409, 409),
     ("GET", "/api/v1/consolidations/{consolidation_id}/reconciliation"): THE_TEAM,
     ("GET", "/ui/consolidations/{consolidation_id}/reconciliation"): THE_TEAM,
+    # The walk's file has no documents: the id is no document's.
+    ("POST", "/api/v1/documents/{document_id}/corrections"): _rule(404, 404, 403, 404),
+    ("POST", "/api/v1/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
@@ -192,6 +196,10 @@ async def _request(
             "name": "Новая",
             **({"team": "team-x"} if "admin" in str(headers) else {}),
         }
+    elif path.endswith("/corrections"):
+        kwargs["json"] = {"target": "header", "field": "unit", "value": "руб.", "reason": "r"}
+    elif path.endswith("/confirm"):
+        kwargs["json"] = {}
     elif method == "PATCH":
         kwargs["json"] = {"team": "team-a"}
     elif (method, path) == ("POST", "/ui/consolidations"):
@@ -243,6 +251,7 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             "consolidation_id": consolidation_id,
             "file_id": uploaded.json()["file_id"],
             "job_id": uploaded.json()["job_id"],
+            "document_id": str(uuid.uuid4()),
         }
         answers = {
             key: {user: await _request(client, *key, ids, user, users[user]) for user in ORDER}

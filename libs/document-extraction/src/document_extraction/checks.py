@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from document_extraction.findings import INFO, Locate, warning
+from document_extraction.findings import INFO, Locating, warning
 from document_extraction.identifiers import (
     iban_valid,
     looks_like_iban,
@@ -64,7 +64,7 @@ def sum_warnings(
     totals: Sequence[int | None] | None,
     totals_index: int | None,
     money_cols: Sequence[int],
-    locate: Locate,
+    locate: Locating,
     *,
     general: bool,
 ) -> list[Warning]:
@@ -142,7 +142,7 @@ def check_statement(
     total_credit: Decimal | None,
     totals_where: Locator,
     period: tuple[datetime.date | None, datetime.date | None] | None,
-    locate: Locate,
+    locate: Locating,
     date_col: int | None,
 ) -> list[Warning]:
     found: list[Warning] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from document_extraction.grid import Grid
 from document_extraction.text import column_letters
@@ -23,6 +23,15 @@ def warning(
     code: str, message: str, locator: Locator | None, severity: Severity = WARNING
 ) -> Warning:
     return Warning(code, severity, message, locator)
+
+
+class Locating(Protocol):
+    """Where a check's warnings point: ``Locate`` on a grid being read, or the locators a
+    stored document keeps (re-checking a corrected document)."""
+
+    def where(self) -> Locator: ...
+
+    def row(self, index: int, column: int | None = None) -> Locator: ...
 
 
 class Locate:

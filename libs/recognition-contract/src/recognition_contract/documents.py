@@ -293,6 +293,11 @@ def locator_to_wire(locator: Locator) -> dict[str, Any]:
     return out
 
 
+def locator_from_wire(data: Mapping[str, Any]) -> Locator:
+    """A locator as the wire (and the core's storage) has it."""
+    return _locator(data)
+
+
 def _locator(data: Mapping[str, Any]) -> Locator:
     box = data.get("bbox")
     return Locator(

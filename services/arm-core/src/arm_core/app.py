@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from arm_core.api import audit, exports, files, health, metrics, reconciliation
+from arm_core.api import audit, exports, files, health, metrics, reconciliation, review
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
@@ -29,6 +29,7 @@ def routers() -> tuple[APIRouter, ...]:
         files.router,
         exports.router,
         reconciliation.router,
+        review.router,
         audit.router,
         pages.router,
         stream.router,

@@ -41,7 +41,7 @@ from arm_core.files.intake import (
 from arm_core.files.multipart import MultipartError, boundary_of, iter_parts
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
-from arm_core.mapping.queries import file_documents
+from arm_core.review.service import reviewed_documents
 
 router = APIRouter(prefix="/api/v1")
 
@@ -306,7 +306,7 @@ async def get_documents(request: Request, file_id: uuid.UUID) -> FileDocuments:
             "file_id": file_id,
             "status": detail["status"],
             "job_id": detail["current_job_id"],
-            "documents": await file_documents(pool, file_id),
+            "documents": await reviewed_documents(pool, file_id),
         }
     )
 

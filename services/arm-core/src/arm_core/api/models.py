@@ -220,12 +220,44 @@ class TransactionView(Resource):
     locator: dict[str, Any]
 
 
+class CorrectionView(Resource):
+    id: int
+    target: Literal["header", "row", "transaction"]
+    position: int | None = Field(description="the row's or transaction's number, from 1")
+    field: str
+    recognised: str | None = Field(description="the value as recognised")
+    corrected: str | None = Field(description="the value as corrected; null clears it")
+    reason: str
+    actor: str
+    at: dt.datetime
+
+
+class AcknowledgementView(Resource):
+    code: str
+    locator: dict[str, Any] | None
+    reason: str
+    actor: str
+    at: dt.datetime
+
+
+class ConfirmedView(Resource):
+    by: str
+    at: dt.datetime
+
+
 class _DocumentView(Resource):
     id: uuid.UUID
     job_id: uuid.UUID
     confidence: float
     locator: dict[str, Any]
-    warnings: list[WarningView]
+    warnings: list[WarningView] = Field(
+        description="as recognised; re-made from the corrected values where corrected"
+    )
+    corrections: list[CorrectionView] = Field(
+        description="in the order made (the latest of a field is applied above)"
+    )
+    acknowledgements: list[AcknowledgementView]
+    confirmed: ConfirmedView | None
 
 
 class TrialBalanceView(_DocumentView):
@@ -252,6 +284,10 @@ class StatementView(_DocumentView):
 
 
 DocumentView = Annotated[TrialBalanceView | StatementView, Field(discriminator="kind")]
+
+
+class ReviewedDocument(Resource):
+    document: DocumentView = Field(description="with the corrections applied and re-checked")
 
 
 class FileDocuments(Resource):

@@ -223,6 +223,8 @@ document = Table(
     Column("locator", JSONB, nullable=False),
     Column("totals", JSONB),
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    Column("confirmed_by", Text),
+    Column("confirmed_at", DateTime(timezone=True)),
     UniqueConstraint("job_id", "position"),
     CheckConstraint("kind IN ('osv', 'statement')", name="kind"),
     CheckConstraint("confidence BETWEEN 0 AND 100", name="confidence_range"),
@@ -307,4 +309,37 @@ user_session = Table(
     Column("csrf_token", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
     Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+# An analyst's corrections: a layer over what was recognised (see migration 0009).
+correction = Table(
+    "correction",
+    metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column(
+        "document_id", UUID(as_uuid=True), ForeignKey("document.id"), nullable=False, index=True
+    ),
+    Column("target", Text, nullable=False),
+    Column("position", Integer),
+    Column("field", Text, nullable=False),
+    Column("recognised", Text),
+    Column("corrected", Text),
+    Column("reason", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    CheckConstraint("target IN ('header', 'row', 'transaction')", name="target"),
+)
+
+acknowledgement = Table(
+    "acknowledgement",
+    metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column(
+        "document_id", UUID(as_uuid=True), ForeignKey("document.id"), nullable=False, index=True
+    ),
+    Column("code", Text, nullable=False),
+    Column("locator", JSONB),
+    Column("reason", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
 )

@@ -15,7 +15,7 @@ from arm_core.export.csvzip import write_csv_zip
 from arm_core.export.tables import Export, Source, export_of
 from arm_core.export.xlsx import write_xlsx
 from arm_core.files.queries import RECOGNISED, consolidation_files
-from arm_core.mapping.queries import file_documents
+from arm_core.review.service import reviewed_documents
 
 Format = Literal["xlsx", "csv"]
 
@@ -40,7 +40,7 @@ FORMATS: dict[str, Written] = {
 
 
 async def file_sources(pool: Pool, file_id: uuid.UUID, name: str) -> list[Source]:
-    documents = await file_documents(pool, file_id)
+    documents = await reviewed_documents(pool, file_id)
     return [Source(file_name=name, documents=documents)] if documents else []
 
 

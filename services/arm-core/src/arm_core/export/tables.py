@@ -69,7 +69,7 @@ class Table:
 
 @dataclass
 class Source:
-    """One file's documents, as ``file_documents`` gives them."""
+    """One file's documents, as ``reviewed_documents`` gives them."""
 
     file_name: str
     documents: list[dict[str, Any]]

@@ -7,8 +7,8 @@ import uuid
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.files.queries import RECOGNISED, consolidation_files
-from arm_core.mapping.queries import file_documents
 from arm_core.reconcile.checks import Check, FileDocuments, reconcile
+from arm_core.review.service import reviewed_documents
 
 
 async def consolidation_checks(
@@ -20,7 +20,7 @@ async def consolidation_checks(
             name=row["original_name"],
             sha256=row["sha256"],
             documents=(
-                await file_documents(pool, row["id"]) if row["status"] in RECOGNISED else []
+                await reviewed_documents(pool, row["id"]) if row["status"] in RECOGNISED else []
             ),
         )
         for row in await consolidation_files(pool, who, consolidation_id)

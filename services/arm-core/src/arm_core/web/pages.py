@@ -33,9 +33,9 @@ from arm_core.files.access import VISIBLE_FILE, visible_files
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
-from arm_core.mapping.queries import file_documents
 from arm_core.reconcile.service import consolidation_checks
 from arm_core.reconcile.views import check_views
+from arm_core.review.service import reviewed_documents
 from arm_core.web import explain
 
 HERE = Path(__file__).parent
@@ -605,7 +605,7 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     )
     documents = [
         _osv_view(doc) if doc["kind"] == "osv" else _statement_view(doc)
-        for doc in await file_documents(runtime.pool, file_id)
+        for doc in await reviewed_documents(runtime.pool, file_id)
     ]
     return _render(
         request,

@@ -1,0 +1,113 @@
+"""``/api/v1/documents/{id}/corrections`` and ``/confirm``: an analyst's corrections to a
+recognised document (a layer over it, audited) and its confirmation."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field, field_validator
+
+from arm_core.api.deps import changer_within, runtime_of
+from arm_core.api.errors import ApiError, error_responses, storable
+from arm_core.api.models import ReviewedDocument
+from arm_core.review.service import Change, ReviewRefused, confirm, correct
+
+router = APIRouter(prefix="/api/v1")
+
+_REFUSALS = {
+    400: "BAD_REQUEST, FIELD_NOT_EDITABLE, INVALID_VALUE, POSITION_OUT_OF_RANGE",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    404: "DOCUMENT_NOT_FOUND",
+    409: "DOCUMENT_SUPERSEDED, DOCUMENT_CONFIRMED",
+    422: "VALIDATION_ERROR",
+    429: "TOO_MANY_REQUESTS",
+}
+
+Reason = Annotated[str, Field(min_length=1, max_length=1000, description="why")]
+
+
+class NewCorrection(BaseModel):
+    target: Literal["header", "row", "transaction"]
+    position: int | None = Field(
+        default=None, ge=1, le=10_000_000, description="the row's or transaction's number"
+    )
+    field: str = Field(max_length=100, description="e.g. period_from, closing_debit, date")
+    value: str | None = Field(
+        max_length=2000, description="amounts 1234.56, dates YYYY-MM-DD; null clears it"
+    )
+    reason: Reason
+
+    @field_validator("field", "value", "reason")
+    @classmethod
+    def _storable(cls, value: str | None) -> str | None:
+        if value is not None and not storable(value):
+            raise ValueError("текст содержит недопустимые символы")
+        return value
+
+
+class Acknowledged(BaseModel):
+    code: str = Field(max_length=100)
+    locator: dict[str, Any] | None = None
+    reason: Reason
+
+    @field_validator("code", "reason")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        if not storable(value):
+            raise ValueError("текст содержит недопустимые символы")
+        return value
+
+
+class Confirmation(BaseModel):
+    acknowledged: list[Acknowledged] = Field(
+        default_factory=list, max_length=10_000, description="the warnings left, each with why"
+    )
+
+
+def _refused(exc: ReviewRefused) -> ApiError:
+    return ApiError(exc.status, exc.code, exc.message)
+
+
+@router.post(
+    "/documents/{document_id}/corrections",
+    status_code=201,
+    responses=error_responses(_REFUSALS),
+)
+async def correct_document(
+    request: Request, document_id: uuid.UUID, body: NewCorrection
+) -> ReviewedDocument:
+    """Correct one field of the document's header, a row or a transaction. What was
+    recognised stays; the document comes back with the correction applied and its checks
+    made again on the corrected values."""
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    change = Change(body.target, body.position, body.field, body.value, body.reason.strip())
+    try:
+        view = await correct(runtime.pool, who, document_id, change)
+    except ReviewRefused as exc:
+        raise _refused(exc) from None
+    return ReviewedDocument.model_validate({"document": view})
+
+
+@router.post(
+    "/documents/{document_id}/confirm",
+    responses=error_responses(
+        {**_REFUSALS, 409: "DOCUMENT_SUPERSEDED, DOCUMENT_CONFIRMED, WARNINGS_NOT_ACKNOWLEDGED"}
+    ),
+)
+async def confirm_document(
+    request: Request, document_id: uuid.UUID, body: Confirmation
+) -> ReviewedDocument:
+    """Confirm the document, once its checks pass on the corrected values or every warning
+    left is acknowledged with a reason."""
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    acknowledged = [item.model_dump() for item in body.acknowledged]
+    try:
+        view = await confirm(runtime.pool, who, document_id, acknowledged)
+    except ReviewRefused as exc:
+        raise _refused(exc) from None
+    return ReviewedDocument.model_validate({"document": view})

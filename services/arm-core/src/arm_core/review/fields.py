@@ -1,0 +1,157 @@
+"""What an analyst may correct, and how a value is read: per part of a document (its header,
+a trial balance row, a statement transaction) the fields, their kind, and where the value sits
+in the document as the API shows it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any, Literal
+
+Target = Literal["header", "row", "transaction"]
+# Amounts below this many units: far past any balance, inside numeric(20, 2).
+_LARGEST = Decimal("1e15")
+_LONGEST = 2000
+
+
+class Kind(StrEnum):
+    TEXT = "text"
+    AMOUNT = "amount"
+    DATE = "date"
+    VARIANT = "variant"
+
+
+@dataclass(frozen=True)
+class Editable:
+    kind: Kind
+    # Keys from the document (header), the row or the transaction to the value.
+    path: tuple[str, ...]
+
+
+def _amounts(*names: str, under: tuple[str, ...] = ()) -> dict[str, Editable]:
+    return {name: Editable(Kind.AMOUNT, (*under, name)) for name in names}
+
+
+SIX = (
+    "opening_debit",
+    "opening_credit",
+    "turnover_debit",
+    "turnover_credit",
+    "closing_debit",
+    "closing_credit",
+)
+
+FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
+    ("osv", "header"): {
+        "organisation_name": Editable(Kind.TEXT, ("organisation", "name")),
+        "organisation_tax_id": Editable(Kind.TEXT, ("organisation", "tax_id")),
+        "period_from": Editable(Kind.DATE, ("period", "from")),
+        "period_to": Editable(Kind.DATE, ("period", "to")),
+        "unit": Editable(Kind.TEXT, ("unit",)),
+        "currency": Editable(Kind.TEXT, ("currency",)),
+        "account_code": Editable(Kind.TEXT, ("account", "code")),
+        "account_name": Editable(Kind.TEXT, ("account", "name")),
+        "variant": Editable(Kind.VARIANT, ("variant",)),
+    },
+    ("osv", "row"): {
+        "account": Editable(Kind.TEXT, ("account",)),
+        "name": Editable(Kind.TEXT, ("name",)),
+        **_amounts(*SIX),
+    },
+    ("statement", "header"): {
+        **{
+            name: Editable(Kind.TEXT, ("header", name))
+            for name in ("bank_name", "bank_bic", "account", "currency", "holder_name")
+        },
+        "holder_tax_id": Editable(Kind.TEXT, ("header", "holder_tax_id")),
+        "period_from": Editable(Kind.DATE, ("header", "period", "from")),
+        "period_to": Editable(Kind.DATE, ("header", "period", "to")),
+        **_amounts(
+            "opening_balance",
+            "closing_balance",
+            "total_debit",
+            "total_credit",
+            under=("header",),
+        ),
+    },
+    ("statement", "transaction"): {
+        "date": Editable(Kind.DATE, ("date",)),
+        "number": Editable(Kind.TEXT, ("number",)),
+        **_amounts("debit", "credit"),
+        **{
+            name: Editable(Kind.TEXT, (name,))
+            for name in (
+                "counterparty_name",
+                "counterparty_tax_id",
+                "counterparty_account",
+                "counterparty_bank",
+                "counterparty_bank_bic",
+                "purpose",
+            )
+        },
+    },
+}
+VARIANTS = frozenset({"general", "account", "subconto"})
+
+
+class InvalidValue(ValueError):
+    pass
+
+
+def normalised(kind: Kind, value: str | None) -> str | None:
+    """The value as stored in a correction (None clears the field), or ``InvalidValue``."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    if kind is Kind.AMOUNT:
+        try:
+            amount = Decimal(value.replace("\u00a0", "").replace(" ", "").replace(",", "."))
+        except InvalidOperation:
+            raise InvalidValue("сумма должна быть числом: 1234.56") from None
+        if not amount.is_finite() or abs(amount) >= _LARGEST or amount != round(amount, 2):
+            raise InvalidValue("сумма: не больше двух знаков после запятой и меньше 10^15")
+        return f"{amount:.2f}"
+    if kind is Kind.DATE:
+        try:
+            return dt.date.fromisoformat(value).isoformat()
+        except ValueError:
+            raise InvalidValue("дата должна быть в виде ГГГГ-ММ-ДД") from None
+    if kind is Kind.VARIANT and value not in VARIANTS:
+        raise InvalidValue("вид ведомости: general, account или subconto")
+    if len(value) > _LONGEST or "\x00" in value:
+        raise InvalidValue("текст слишком длинный или содержит недопустимые символы")
+    return value
+
+
+def shown(kind: Kind, stored: str | None) -> Any:
+    """A stored value as the document view holds such values (dates as dates)."""
+    if stored is not None and kind is Kind.DATE:
+        return dt.date.fromisoformat(stored)
+    return stored
+
+
+def read(part: dict[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = part
+    for key in path:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+# The shape a part of a view has when it is there at all (a correction may fill one in).
+_SHAPES = {
+    "period": ("from", "to", "text"),
+    "account": ("code", "name"),
+    "organisation": ("name", "tax_id"),
+}
+
+
+def write(part: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        if not isinstance(part.get(key), dict):
+            part[key] = dict.fromkeys(_SHAPES.get(key, ()))
+        part = part[key]
+    part[path[-1]] = value

@@ -1,0 +1,268 @@
+"""Corrections and confirmations, and documents as reviewed: what was recognised, with the
+corrections applied, marked and re-checked."""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from arm_core.auth.principal import Principal
+from arm_core.db.pool import Pool
+from arm_core.files.access import VISIBLE_FILE
+from arm_core.mapping.queries import file_documents
+from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read, shown, write
+from arm_core.review.recheck import rechecked
+
+# The document, if ``who`` may see it: its file, and whether it is the current attempt's.
+DOCUMENT = f"""
+SELECT d.id, d.file_id, d.job_id, d.kind, d.confirmed_at,
+       d.job_id = f.current_recognition_job_id AS current
+  FROM document d
+  JOIN stored_file f ON f.id = d.file_id
+ WHERE d.id = %(document_id)s AND {VISIBLE_FILE}
+"""
+
+# Guarded: only a current attempt's document that is not confirmed takes corrections.
+CORRECT = """
+WITH doc AS (
+    SELECT d.id, d.file_id, d.job_id FROM document d
+      JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
+     WHERE d.id = %(document_id)s AND d.confirmed_at IS NULL
+), added AS (
+    INSERT INTO correction (document_id, target, position, field, recognised, corrected,
+                            reason, actor)
+    SELECT id, %(target)s, %(position)s, %(field)s, %(recognised)s, %(corrected)s,
+           %(reason)s, %(actor)s
+      FROM doc
+    RETURNING id, at
+), audit AS (
+    INSERT INTO audit_log (actor, action, file_id, job_id, details)
+    SELECT %(actor)s, 'document.correct', doc.file_id, doc.job_id, %(details)s
+      FROM doc, added
+)
+SELECT id, at FROM added
+"""
+
+CONFIRM = """
+WITH doc AS (
+    UPDATE document d SET confirmed_by = %(actor)s, confirmed_at = now()
+      FROM stored_file f
+     WHERE d.id = %(document_id)s AND f.id = d.file_id
+       AND f.current_recognition_job_id = d.job_id AND d.confirmed_at IS NULL
+    RETURNING d.id, d.file_id, d.job_id
+), acks AS (
+    INSERT INTO acknowledgement (document_id, code, locator, reason, actor)
+    SELECT doc.id, a.code, a.locator, a.reason, %(actor)s
+      FROM doc, jsonb_to_recordset(%(acks)s) AS a(code text, locator jsonb, reason text)
+), audit AS (
+    INSERT INTO audit_log (actor, action, file_id, job_id, details)
+    SELECT %(actor)s, 'document.confirm', doc.file_id, doc.job_id, %(details)s FROM doc
+)
+SELECT id FROM doc
+"""
+
+LAYERS = """
+SELECT document_id, id, target, position, field, recognised, corrected, reason, actor, at
+  FROM correction WHERE document_id = ANY(%(ids)s) ORDER BY id
+"""
+ACKS = """
+SELECT document_id, code, locator, reason, actor, at
+  FROM acknowledgement WHERE document_id = ANY(%(ids)s) ORDER BY id
+"""
+CONFIRMED = """
+SELECT id, confirmed_by, confirmed_at FROM document
+ WHERE id = ANY(%(ids)s) AND confirmed_at IS NOT NULL
+"""
+
+
+class ReviewRefused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Change:
+    target: Target
+    position: int | None  # the row's or transaction's number in the document, from 1
+    field: str
+    value: str | None
+    reason: str
+
+
+async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
+    async with pool.connection() as conn:
+        row = await (
+            await conn.execute(DOCUMENT, {"document_id": document_id, **who.sql()})
+        ).fetchone()
+    if row is None:
+        raise ReviewRefused(404, "DOCUMENT_NOT_FOUND", "документ не найден")
+    if not row["current"]:
+        raise ReviewRefused(
+            409, "DOCUMENT_SUPERSEDED", "документ от прежней попытки: исправляется текущая"
+        )
+    if row["confirmed_at"] is not None:
+        raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ уже подтверждён")
+    return dict(row)
+
+
+async def _view(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> dict[str, Any]:
+    views = await reviewed_documents(pool, file_id)
+    return next(view for view in views if view["id"] == document_id)
+
+
+async def correct(
+    pool: Pool, who: Principal, document_id: uuid.UUID, change: Change
+) -> dict[str, Any]:
+    """Record ``change`` over the document and give the document as reviewed."""
+    doc = await _document(pool, who, document_id)
+    editable = FIELDS.get((doc["kind"], change.target), {}).get(change.field)
+    if editable is None:
+        raise ReviewRefused(400, "FIELD_NOT_EDITABLE", f"поле {change.field} не исправляется")
+    try:
+        value = normalised(editable.kind, change.value)
+    except InvalidValue as exc:
+        raise ReviewRefused(400, "INVALID_VALUE", str(exc)) from None
+    recognised_doc = next(
+        d for d in await file_documents(pool, doc["file_id"]) if d["id"] == document_id
+    )
+    part: dict[str, Any] = recognised_doc
+    if change.target != "header":
+        items = recognised_doc["rows" if change.target == "row" else "transactions"]
+        if change.position is None or not 1 <= change.position <= len(items):
+            raise ReviewRefused(400, "POSITION_OUT_OF_RANGE", "нет строки с таким номером")
+        part = items[change.position - 1]
+    was = read(part, editable.path)
+    recognised = None if was is None else str(was.isoformat() if hasattr(was, "isoformat") else was)
+    details = {
+        "document_id": str(document_id),
+        "target": change.target,
+        "position": change.position,
+        "field": change.field,
+        "recognised": recognised,
+        "corrected": value,
+        "reason": change.reason,
+    }
+    async with pool.connection() as conn:
+        added = await (
+            await conn.execute(
+                CORRECT,
+                {
+                    "document_id": document_id,
+                    "target": change.target,
+                    "position": change.position if change.target != "header" else None,
+                    "field": change.field,
+                    "recognised": recognised,
+                    "corrected": value,
+                    "reason": change.reason,
+                    "actor": who.user,
+                    "details": Jsonb(details),
+                },
+            )
+        ).fetchone()
+    if added is None:
+        # Confirmed, or superseded by a retry, since it was read.
+        raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
+    return await _view(pool, doc["file_id"], document_id)
+
+
+async def confirm(
+    pool: Pool,
+    who: Principal,
+    document_id: uuid.UUID,
+    acknowledged: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Confirm the document: every warning left after the corrections (but notes) must be
+    acknowledged with a reason (``acknowledged``: code, locator, reason each)."""
+    doc = await _document(pool, who, document_id)
+    view = await _view(pool, doc["file_id"], document_id)
+    given = {(a["code"], _key(a.get("locator"))) for a in acknowledged}
+    open_ = [
+        w
+        for w in view["warnings"]
+        if w["severity"] != "info" and (w["code"], _key(w.get("locator"))) not in given
+    ]
+    if open_:
+        raise ReviewRefused(
+            409,
+            "WARNINGS_NOT_ACKNOWLEDGED",
+            f"остались замечания без причины: {len(open_)} (первое: {open_[0]['message']})",
+        )
+    async with pool.connection() as conn:
+        done = await (
+            await conn.execute(
+                CONFIRM,
+                {
+                    "document_id": document_id,
+                    "actor": who.user,
+                    "acks": Jsonb(acknowledged),
+                    "details": Jsonb(
+                        {"document_id": str(document_id), "acknowledged": len(acknowledged)}
+                    ),
+                },
+            )
+        ).fetchone()
+    if done is None:
+        raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
+    return await _view(pool, doc["file_id"], document_id)
+
+
+def _key(locator: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, str(v)) for k, v in (locator or {}).items()))
+
+
+async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, Any]]:
+    """The file's current documents as reviewed: corrections applied (each listed with the
+    value recognised), checks re-run where something was corrected, and whether and by whom
+    each was confirmed."""
+    documents = await file_documents(pool, file_id)
+    ids = [doc["id"] for doc in documents]
+    layers: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    acks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    confirmed: dict[Any, dict[str, Any]] = {}
+    if ids:
+        async with pool.connection() as conn:
+            for row in await (await conn.execute(LAYERS, {"ids": ids})).fetchall():
+                layers[row["document_id"]].append(dict(row))
+            for row in await (await conn.execute(ACKS, {"ids": ids})).fetchall():
+                acks[row["document_id"]].append(dict(row))
+            for row in await (await conn.execute(CONFIRMED, {"ids": ids})).fetchall():
+                confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
+    return [
+        _applied(doc, layers[doc["id"]], acks[doc["id"]], confirmed.get(doc["id"]))
+        for doc in documents
+    ]
+
+
+def _applied(
+    doc: dict[str, Any],
+    layers: list[dict[str, Any]],
+    acks: list[dict[str, Any]],
+    confirmed: dict[str, Any] | None,
+) -> dict[str, Any]:
+    view = copy.deepcopy(doc) if layers else doc
+    for layer in layers:  # in the order made: the latest of a field wins
+        editable = FIELDS[(doc["kind"], layer["target"])][layer["field"]]
+        part = view
+        if layer["target"] != "header":
+            part = view["rows" if layer["target"] == "row" else "transactions"][
+                layer["position"] - 1
+            ]
+        write(part, editable.path, shown(editable.kind, layer["corrected"]))
+    if layers:
+        view["warnings"] = rechecked(view)
+    view["corrections"] = [
+        {key: layer[key] for key in layer if key != "document_id"} for layer in layers
+    ]
+    view["acknowledgements"] = [
+        {key: ack[key] for key in ack if key != "document_id"} for ack in acks
+    ]
+    view["confirmed"] = confirmed
+    return view
