@@ -142,3 +142,32 @@ async def test_a_consolidation_exports_the_documents_of_its_recognised_files(
     assert book.sheet_names == ["1.1 ОСВ", "2.1 ОСВ", "2.2 Выписка", "Замечания"]
     assert "%D0%A0%D0%BE%D0%BC%D0%B0%D1%88%D0%BA%D0%B0" in response.headers["content-disposition"]
     assert nothing.status_code == 409 and nothing.json()["error"]["code"] == "NO_DOCUMENTS"
+
+
+async def test_a_corrected_document_exports_corrected_and_says_what_was_changed(
+    make_core_settings,
+) -> None:
+    settings = make_core_settings()
+    async with run_core(settings) as core:
+        file_id = await _mapped(settings, BOTH)
+        documents = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()
+        statement = documents["documents"][1]
+        await core.client.post(
+            f"/api/v1/documents/{statement['id']}/corrections",
+            json={
+                "target": "transaction",
+                "position": 1,
+                "field": "debit",
+                "value": "100.50",
+                "reason": "сверено с оригиналом",
+            },
+        )
+        response = await core.client.get(f"/api/v1/files/{file_id}/export")
+    book = CalamineWorkbook.from_filelike(io.BytesIO(response.content))
+    assert book.sheet_names == ["1 ОСВ", "2 Выписка", "Замечания", "Исправления"]
+    first = _table(_rows(book, "2 Выписка"), "Дата", "Номер")[0]
+    assert first[2] == 100.5
+    [layer] = _table(_rows(book, "Исправления"), "Файл", "Лист выгрузки")
+    recognised = statement["transactions"][0]["debit"]
+    assert layer[1:7] == ["2 Выписка", "операция", 1.0, "debit", recognised or "", "100.50"]
+    assert layer[9] == "сверено с оригиналом"

@@ -16,7 +16,7 @@ from arm_core.export.tables import Cell, Export, Table
 
 def write_csv_zip(export: Export, target: IO[bytes]) -> None:
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for table in [*export.tables, export.warnings]:
+        for table in export.all_tables():
             archive.writestr(f"{table.name}.csv", _csv(table))
 
 

@@ -52,6 +52,19 @@ WARNING_COLUMNS = (
     "Строка",
     "Страница",
 )
+CORRECTION_COLUMNS = (
+    "Файл",
+    "Лист выгрузки",
+    "Часть",
+    "Номер строки",
+    "Поле",
+    "Распознано",
+    "Исправлено",
+    "Кто",
+    "Когда",
+    "Почему",
+)
+PARTS = {"header": "заголовок", "row": "строка", "transaction": "операция"}
 VARIANTS = {"general": "общая", "account": "по счёту", "subconto": "по субконто"}
 
 
@@ -79,6 +92,14 @@ class Source:
 class Export:
     tables: list[Table] = field(default_factory=list)
     warnings: Table = field(default_factory=lambda: Table("Замечания", [], WARNING_COLUMNS, []))
+    # Every correction applied above, with the value recognised: nothing changed silently.
+    corrections: Table = field(
+        default_factory=lambda: Table("Исправления", [], CORRECTION_COLUMNS, [])
+    )
+
+    def all_tables(self) -> list[Table]:
+        extra = [self.corrections] if self.corrections.rows else []
+        return [*self.tables, self.warnings, *extra]
 
 
 def money(value: str | None) -> Decimal | None:
@@ -192,6 +213,21 @@ def export_of(sources: list[Source]) -> Export:
             name = f"{file_no}.{doc_no} {kind}" if several else f"{doc_no} {kind}"
             build = _osv if doc["kind"] == "osv" else _statement
             out.tables.append(build(name, doc, source.file_name))
+            for layer in doc.get("corrections", []):
+                out.corrections.rows.append(
+                    [
+                        source.file_name,
+                        name,
+                        PARTS.get(layer["target"], layer["target"]),
+                        layer["position"],
+                        layer["field"],
+                        layer["recognised"],
+                        layer["corrected"],
+                        layer["actor"],
+                        layer["at"].strftime("%d.%m.%Y %H:%M UTC"),
+                        layer["reason"],
+                    ]
+                )
             for item in doc["warnings"]:
                 locator = item.get("locator") or {}
                 out.warnings.rows.append(

@@ -27,7 +27,7 @@ def write_xlsx(export: Export, target: IO[bytes]) -> None:
         "total": book.add_format({"bold": True}),
         "total_money": book.add_format({"bold": True, "num_format": MONEY_FORMAT}),
     }
-    for table in [*export.tables, export.warnings]:
+    for table in export.all_tables():
         _sheet(book, table, styles)
     book.close()
 
