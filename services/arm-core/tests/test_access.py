@@ -106,6 +106,8 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     # The walk's file has no documents: the id is no document's.
     ("POST", "/api/v1/documents/{document_id}/corrections"): _rule(404, 404, 403, 404),
     ("POST", "/api/v1/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
+    ("POST", "/ui/documents/{document_id}/corrections"): _rule(404, 404, 403, 404),
+    ("POST", "/ui/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
@@ -196,6 +198,8 @@ async def _request(
             "name": "Новая",
             **({"team": "team-x"} if "admin" in str(headers) else {}),
         }
+    elif path == "/ui/documents/{document_id}/corrections":
+        kwargs["data"] = {"spot": "header:unit", "value": "руб.", "reason": "r"}
     elif path.endswith("/corrections"):
         kwargs["json"] = {"target": "header", "field": "unit", "value": "руб.", "reason": "r"}
     elif path.endswith("/confirm"):

@@ -322,8 +322,9 @@ class AuditEntry(Resource):
     at: dt.datetime
     actor: str = Field(description="the user; anonymous for a request nobody could be named for")
     action: str = Field(
-        description="file.upload, file.retry, file.download, document.view, "
-        "consolidation.create, consolidation.assign, auth.sign_in, auth.sign_out, access.refused"
+        description="file.upload, file.retry, file.download, file.export, document.view, "
+        "document.correct, document.confirm, consolidation.create, consolidation.assign, "
+        "consolidation.export, auth.sign_in, auth.sign_out, access.refused"
     )
     outcome: str = Field(description="ok, or the error code the request was refused with")
     file_id: uuid.UUID | None

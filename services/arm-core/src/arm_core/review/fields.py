@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 Target = Literal["header", "row", "transaction"]
+TARGETS: dict[str, Target] = {"header": "header", "row": "row", "transaction": "transaction"}
 # Amounts below this many units: far past any balance, inside numeric(20, 2).
 _LARGEST = Decimal("1e15")
 _LONGEST = 2000
@@ -94,6 +95,45 @@ FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
     },
 }
 VARIANTS = frozenset({"general", "account", "subconto"})
+# The fields in the analyst's words (the same name means the same in every part).
+LABELS = {
+    "organisation_name": "организация",
+    "organisation_tax_id": "УНП/ИНН",
+    "period_from": "период с",
+    "period_to": "период по",
+    "unit": "единицы",
+    "currency": "валюта",
+    "account_code": "счёт (код)",
+    "account_name": "счёт (название)",
+    "variant": "вид ведомости",
+    "account": "счёт",
+    "name": "наименование",
+    "opening_debit": "сальдо на начало Дт",
+    "opening_credit": "сальдо на начало Кт",
+    "turnover_debit": "оборот Дт",
+    "turnover_credit": "оборот Кт",
+    "closing_debit": "сальдо на конец Дт",
+    "closing_credit": "сальдо на конец Кт",
+    "bank_name": "банк",
+    "bank_bic": "БИК",
+    "holder_name": "владелец счёта",
+    "holder_tax_id": "УНП/ИНН владельца",
+    "opening_balance": "входящий остаток",
+    "closing_balance": "исходящий остаток",
+    "total_debit": "итого списано",
+    "total_credit": "итого поступило",
+    "date": "дата",
+    "number": "номер",
+    "debit": "дебет",
+    "credit": "кредит",
+    "counterparty_name": "контрагент",
+    "counterparty_tax_id": "УНП/ИНН контрагента",
+    "counterparty_account": "счёт контрагента",
+    "counterparty_bank": "банк контрагента",
+    "counterparty_bank_bic": "БИК банка контрагента",
+    "purpose": "назначение",
+}
+PART_LABELS = {"header": "заголовок", "row": "строка", "transaction": "операция"}
 
 
 class InvalidValue(ValueError):

@@ -113,6 +113,12 @@ async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[
     return dict(row)
 
 
+async def document_of(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
+    """The document as reviewed, if ``who`` may see it and it can still be reviewed."""
+    doc = await _document(pool, who, document_id)
+    return await _view(pool, doc["file_id"], document_id)
+
+
 async def _view(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> dict[str, Any]:
     views = await reviewed_documents(pool, file_id)
     return next(view for view in views if view["id"] == document_id)
@@ -256,6 +262,9 @@ def _applied(
                 layer["position"] - 1
             ]
         write(part, editable.path, shown(editable.kind, layer["corrected"]))
+        if layer["field"] in ("period_from", "period_to"):
+            # The period as printed no longer says what the corrected dates do.
+            write(part, (*editable.path[:-1], "text"), None)
     if layers:
         view["warnings"] = rechecked(view)
     view["corrections"] = [
@@ -266,3 +275,19 @@ def _applied(
     ]
     view["confirmed"] = confirmed
     return view
+
+
+CORRECTED = """
+SELECT count(*) AS n FROM correction c
+  JOIN document d ON d.id = c.document_id
+  JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
+ WHERE f.id = %(file_id)s
+"""
+
+
+async def corrections_of_file(pool: Pool, file_id: uuid.UUID) -> int:
+    """How many corrections the documents of the file's current attempt carry (a retry
+    starts a new attempt without them)."""
+    async with pool.connection() as conn:
+        row = await (await conn.execute(CORRECTED, {"file_id": file_id})).fetchone()
+    return int(row["n"]) if row else 0

@@ -8,6 +8,7 @@ the API only for uploads, which need per-file progress.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import uuid
 from datetime import datetime
@@ -35,7 +36,16 @@ from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
 from arm_core.reconcile.service import consolidation_checks
 from arm_core.reconcile.views import check_views
-from arm_core.review.service import reviewed_documents
+from arm_core.review.fields import FIELDS, LABELS, PART_LABELS, TARGETS
+from arm_core.review.service import (
+    Change,
+    ReviewRefused,
+    confirm,
+    correct,
+    corrections_of_file,
+    document_of,
+    reviewed_documents,
+)
 from arm_core.web import explain
 
 HERE = Path(__file__).parent
@@ -99,6 +109,9 @@ def _templates() -> Jinja2Templates:
         warning_title=explain.warning_title,
     )
     env.globals.update(
+        EDITABLE=FIELDS,
+        FIELD_LABELS=LABELS,
+        PART_LABELS=PART_LABELS,
         explain=explain.explain,
         FILE_STATUSES=explain.FILE_STATUSES,
         JOB_STATUSES=explain.JOB_STATUSES,
@@ -456,6 +469,7 @@ async def _file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] 
     )
     current = _current(detail)
     return {
+        "corrected": await corrections_of_file(pool, file_id),
         "file": detail,
         "current": current,
         "consolidation": consolidation,
@@ -621,6 +635,10 @@ AUDIT_ACTIONS = {
     "file.retry": "Повтор распознавания",
     "file.download": "Скачивание оригинала",
     "document.view": "Просмотр документов",
+    "document.correct": "Исправление документа",
+    "document.confirm": "Подтверждение документа",
+    "file.export": "Выгрузка файла",
+    "consolidation.export": "Выгрузка консолидации",
     "consolidation.create": "Создание консолидации",
     "consolidation.assign": "Передача консолидации команде",
     "auth.sign_in": "Вход",
@@ -663,3 +681,62 @@ async def audit_page(
             "next_query": urlencode(following),
         },
     )
+
+
+# Review of a document.
+
+
+def _review_answer(outcome: ReviewRefused | None) -> Response:
+    """Done: the page reloads to show the document as reviewed. Refused: why, in the form."""
+    if outcome is None:
+        return Response(status_code=204, headers={"HX-Refresh": "true"})
+    text = f'<p class="flash tone-bad" role="alert">{html.escape(outcome.message)}</p>'
+    # The pages show a fragment of 404, 409 and 422 (see base.html); a 400 reads as 422 there.
+    return HTMLResponse(text, status_code=outcome.status if outcome.status in (404, 409) else 422)
+
+
+@router.post("/ui/documents/{document_id}/corrections")
+async def correct_from_page(request: Request, document_id: uuid.UUID) -> Response:
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    form = await request.form()
+    spot, position = str(form.get("spot", "")), str(form.get("position", "")).strip()
+    raw_target, _, field = spot.partition(":")
+    target = TARGETS.get(raw_target)
+    value, reason = str(form.get("value", "")), str(form.get("reason", "")).strip()
+    if target is None or not reason or not storable(value + reason):
+        return _review_answer(ReviewRefused(400, "BAD_REQUEST", "Выберите поле и укажите причину."))
+    if target != "header" and not position.isdigit():
+        return _review_answer(ReviewRefused(400, "BAD_REQUEST", "Укажите номер строки."))
+    change = Change(
+        target,
+        int(position) if target != "header" else None,
+        field,
+        value,
+        reason[:1000],
+    )
+    try:
+        await correct(runtime.pool, who, document_id, change)
+    except ReviewRefused as exc:
+        return _review_answer(exc)
+    return _review_answer(None)
+
+
+@router.post("/ui/documents/{document_id}/confirm")
+async def confirm_from_page(request: Request, document_id: uuid.UUID) -> Response:
+    """Confirm, accepting every warning left (but notes) with the one reason given."""
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    form = await request.form()
+    reason = str(form.get("reason", "")).strip()[:1000]
+    try:
+        doc = await document_of(runtime.pool, who, document_id)
+        acknowledged = [
+            {"code": w["code"], "locator": w.get("locator"), "reason": reason}
+            for w in doc["warnings"]
+            if w["severity"] != "info" and reason and storable(reason)
+        ]
+        await confirm(runtime.pool, who, document_id, acknowledged)
+    except ReviewRefused as exc:
+        return _review_answer(exc)
+    return _review_answer(None)

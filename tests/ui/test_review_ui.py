@@ -1,0 +1,72 @@
+"""An analyst reviews a document in the browser: corrects a total and a period, sees the
+checks made again and what was changed, finds the correction in the audit trail, and confirms
+the document with a reason for the warning left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, expect
+
+from arm_core.testing import fetch_one, mapped_file, run_core, wait_until
+
+pytestmark = pytest.mark.timeout(90)
+
+STATEMENT = "result-2.0-needs_check-statement.json"  # totals 4 789,00 Дт, lines 2 789,00
+
+
+async def _correct(page: Any, spot: str, value: str, reason: str) -> None:
+    form = page.locator("#review-1 .correction-form")
+    if not await form.is_visible():
+        await page.locator("#review-1 details.correct summary").click()
+    await form.locator('select[name="spot"]').select_option(spot)
+    await form.locator('input[name="value"]').fill(value)
+    await form.locator('input[name="reason"]').fill(reason)
+    async with page.expect_navigation():
+        await form.locator("button[type=submit]").click()
+
+
+async def test_an_analyst_corrects_and_confirms_a_statement(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    settings = ui_settings()
+    async with run_core(settings) as core:
+        file_id = await mapped_file(settings, STATEMENT, original_name="Выписка апрель.pdf")
+
+        async def mapped() -> bool:
+            row = await fetch_one(
+                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
+            )
+            return row is not None and row["status"] == "NEEDS_CHECK"
+
+        await wait_until(mapped)
+        async with open_page(browser) as page:
+            await page.goto(f"{core.url}/ui/files/{file_id}/documents")
+            checks = page.locator("#doc-1 .checks")
+            await expect(checks).to_contain_text("Сумма строк по дебету 2789.00 не равна итогу")
+
+            await _correct(page, "header:total_debit", "2789.00", "итог прочитан с ошибкой")
+            corrections = page.locator("#review-1 .corrections li")
+            await expect(corrections).to_have_count(1)
+            await expect(corrections.first).to_contain_text("итого списано: 4789.00 → 2789.00")
+            await expect(checks).not_to_contain_text("по дебету")
+
+            await _correct(page, "header:period_from", "2025-04-02", "начало периода со 2-го")
+            await expect(corrections).to_have_count(2)
+            await expect(page.locator("#doc-1 .facts")).to_contain_text("02.04.2025 – 30.04.2025")
+            await screenshot(page, "documents-corrected")
+
+            left = page.locator('#review-1 .confirm-form input[name="reason"]')
+            if await left.count():
+                await left.fill("сверено с оригиналом выписки")
+            async with page.expect_navigation():
+                await page.locator("#review-1 .confirm-form button").click()
+            await expect(page.locator("#review-1 .confirmed")).to_contain_text(
+                "Документ подтверждён: dev"
+            )
+            await expect(page.locator("#review-1 .correction-form")).to_have_count(0)
+
+            await page.goto(f"{core.url}/ui/audit?action=document.correct")
+            await expect(page.locator("#audit tbody tr")).to_have_count(2)
+            await expect(page.locator("#audit tbody tr").last).to_contain_text("total_debit")
