@@ -16,7 +16,9 @@ from arm_core.auth.csrf import RequireSameSite
 from arm_core.auth.identity import RequireIdentity
 from arm_core.runtime import running
 from arm_core.settings import CoreSettings
-from arm_core.web import pages, stream
+from arm_core.web import audit_trail, consolidations, documents, render, stream
+from arm_core.web import files as file_pages
+from arm_core.web import review as review_pages
 from arm_ka_platform.settings import SettingsError
 
 
@@ -31,7 +33,11 @@ def routers() -> tuple[APIRouter, ...]:
         reconciliation.router,
         review.router,
         audit.router,
-        pages.router,
+        consolidations.router,
+        file_pages.router,
+        documents.router,
+        review_pages.router,
+        audit_trail.router,
         stream.router,
     )
 
@@ -58,5 +64,5 @@ def create_app(settings: CoreSettings, on_fatal: Callable[[], None] | None = Non
     app.add_middleware(SecurityHeaders, form_targets=settings.identity_provider_origins)
     for router in routers():
         app.include_router(router)
-    app.mount("/static", pages.static_files(), name="static")
+    app.mount("/static", render.static_files(), name="static")
     return app

@@ -1,0 +1,131 @@
+"""A file's documents: trial balances with their tree and flagged rows, statements with their
+checks as the extraction made them, and each document's review."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from arm_core.api.deps import principal_of, runtime_of
+from arm_core.audit import trail
+from arm_core.review.service import reviewed_documents
+from arm_core.web.files import file_context
+from arm_core.web.render import not_found, render
+
+router = APIRouter(include_in_schema=False)
+
+# Documents.
+
+
+def _flags(document: dict[str, Any]) -> dict[tuple[str | None, int], list[dict[str, Any]]]:
+    """The document's warnings by the sheet and row they point at."""
+    flags: dict[tuple[str | None, int], list[dict[str, Any]]] = {}
+    for warning in document["warnings"]:
+        locator = warning.get("locator") or {}
+        if locator.get("row") is None:
+            continue
+        flags.setdefault((locator.get("sheet"), int(locator["row"])), []).append(warning)
+    return flags
+
+
+def _row_flags(
+    flags: dict[tuple[str | None, int], list[dict[str, Any]]], locator: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    if not locator or locator.get("row") is None:
+        return []
+    row = int(locator["row"])
+    found = flags.get((locator.get("sheet"), row), [])
+    if locator.get("sheet") is not None:
+        # A warning that names only the row applies on whichever sheet it is.
+        found = found + flags.get((None, row), [])
+    return found
+
+
+# The statement checks the extraction made, each with the warnings it raises: the page shows
+# what was found, it never does the arithmetic again.
+STATEMENT_CHECKS = (
+    (
+        "Остаток на начало + поступления − списания = остаток на конец",
+        ("BALANCE_MISMATCH", "BALANCE_MISSING", "OPENING_BALANCE_NOT_PRINTED"),
+        ("opening_balance", "closing_balance"),
+    ),
+    ("Сумма операций = итоги выписки", ("TOTALS_MISMATCH",), ("total_debit", "total_credit")),
+    ("Даты операций внутри периода выписки", ("DATE_OUTSIDE_PERIOD",), ("period",)),
+)
+
+
+def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each check with what it found: ok, a warning (not ok), or nothing to check (None)
+    where the statement does not print what the check needs."""
+    header = document.get("header") or {}
+    checks: list[dict[str, Any]] = []
+    for name, codes, needs in STATEMENT_CHECKS:
+        raised = [w for w in document["warnings"] if w["code"] in codes]
+        if raised:
+            ok: bool | None = all(w.get("severity") == "info" for w in raised)
+            detail = "; ".join(w["message"] for w in raised)
+        elif all(header.get(key) is None for key in needs):
+            ok, detail = None, "в выписке этого нет: проверить нечем"
+        else:
+            ok, detail = True, "сходится"
+        checks.append({"name": name, "detail": detail, "ok": ok})
+    return checks
+
+
+def _osv_view(document: dict[str, Any]) -> dict[str, Any]:
+    flags = _flags(document)
+    parents = {row["parent"] for row in document["rows"] if row["parent"] is not None}
+    rows = [
+        {
+            **row,
+            "has_children": row["id"] in parents,
+            "flags": _row_flags(flags, row["locator"]),
+        }
+        for row in document["rows"]
+    ]
+    totals = document.get("totals")
+    return {
+        **document,
+        "rows": rows,
+        "totals_flags": _row_flags(flags, totals.get("locator") if totals else None),
+        "flagged": sum(1 for row in rows if row["flags"]),
+    }
+
+
+def _statement_view(document: dict[str, Any]) -> dict[str, Any]:
+    flags = _flags(document)
+    return {
+        **document,
+        "transactions": [
+            {**line, "flags": _row_flags(flags, line["locator"])}
+            for line in document["transactions"]
+        ],
+        "checks": _statement_checks(document),
+    }
+
+
+@router.get("/ui/files/{file_id}/documents")
+async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    runtime = runtime_of(request)
+    context = await file_context(request, file_id)
+    if context is None:
+        return await not_found(request, "Файл")
+    await trail.record(
+        runtime.pool,
+        actor=principal_of(request).user,
+        action="document.view",
+        file_id=file_id,
+        job_id=context["file"]["current_job_id"],
+    )
+    documents = [
+        _osv_view(doc) if doc["kind"] == "osv" else _statement_view(doc)
+        for doc in await reviewed_documents(runtime.pool, file_id)
+    ]
+    return render(
+        request,
+        "documents.html",
+        {**context, "documents": documents},
+    )

@@ -1,0 +1,98 @@
+"""What every page shares: the templates with their filters, rendering with the signed-in
+user, the not-found page, the static assets."""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from arm_core.api.deps import principal_of, runtime_of
+from arm_core.api.errors import note_refused
+from arm_core.auth.identity import CSRF, VIA
+from arm_core.review.fields import FIELDS, LABELS, PART_LABELS
+from arm_core.web import explain
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 200
+
+
+def static_files() -> StaticFiles:
+    """The pages' own assets: no page loads anything from elsewhere."""
+    return StaticFiles(directory=HERE / "static")
+
+
+def _timestamp(value: datetime | None) -> str:
+    return value.isoformat() if value is not None else ""
+
+
+def _datetime(value: datetime | None) -> str:
+    # UTC here; the page rewrites it in the analyst's own time zone.
+    return value.strftime("%d.%m.%Y %H:%M:%S UTC") if value is not None else "—"
+
+
+def _date(value: Any) -> str:
+    return value.strftime("%d.%m.%Y") if value is not None else ""
+
+
+@functools.cache
+def _templates() -> Jinja2Templates:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        money=explain.money,
+        size=explain.size,
+        locator=explain.locator_text,
+        timestamp=_timestamp,
+        datetime=_datetime,
+        date=_date,
+        warning_title=explain.warning_title,
+    )
+    env.globals.update(
+        EDITABLE=FIELDS,
+        FIELD_LABELS=LABELS,
+        PART_LABELS=PART_LABELS,
+        explain=explain.explain,
+        FILE_STATUSES=explain.FILE_STATUSES,
+        JOB_STATUSES=explain.JOB_STATUSES,
+        TONES=explain.TONES,
+    )
+    return Jinja2Templates(env=env)
+
+
+def render(
+    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    who = principal_of(request)
+    development = runtime_of(request).settings.auth_mode == "off"
+    # The identity comes last: no page's own context can pass for it.
+    page = {
+        **context,
+        "actor": who.user,
+        "who": who,
+        "development": development,
+        # A signed-in session's token, which the page's forms and scripts send back.
+        "csrf": getattr(request.state, CSRF, None),
+        "signed_in": getattr(request.state, VIA, None) == "session",
+    }
+    response: HTMLResponse = _templates().TemplateResponse(
+        request, name, page, status_code=status_code
+    )
+    return response
+
+
+async def not_found(request: Request, what: str) -> HTMLResponse:
+    await note_refused(request, None)
+    return render(request, "not_found.html", {"what": what}, status_code=404)
