@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from arm_core.db.tables import ROW_MONEY
+
 Cell = str | int | Decimal | dt.date | None
 
 OSV_COLUMNS = (
@@ -21,14 +23,6 @@ OSV_COLUMNS = (
     "Обороты, Кт",
     "Сальдо на конец, Дт",
     "Сальдо на конец, Кт",
-)
-OSV_MONEY = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
 )
 STATEMENT_COLUMNS = (
     "Дата",
@@ -138,7 +132,7 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
     if account:
         about.append(("Счёт", " ".join(v for v in (account.get("code"), account.get("name")) if v)))
     rows = [
-        [row["account"], row["name"], row["level"], *(money(row[key]) for key in OSV_MONEY)]
+        [row["account"], row["name"], row["level"], *(money(row[key]) for key in ROW_MONEY)]
         for row in doc["rows"]
     ]
     totals = doc.get("totals")
@@ -149,7 +143,7 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
         rows=rows,
         money=frozenset(range(3, 9)),
         totals=(
-            ["Итого", None, None, *(money(totals.get(key)) for key in OSV_MONEY)]
+            ["Итого", None, None, *(money(totals.get(key)) for key in ROW_MONEY)]
             if totals
             else None
         ),

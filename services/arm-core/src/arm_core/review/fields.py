@@ -10,6 +10,8 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any, Literal
 
+from arm_core.db.tables import ROW_MONEY
+
 Target = Literal["header", "row", "transaction"]
 TARGETS: dict[str, Target] = {"header": "header", "row": "row", "transaction": "transaction"}
 # Amounts below this many units: far past any balance, inside numeric(20, 2).
@@ -35,15 +37,6 @@ def _amounts(*names: str, under: tuple[str, ...] = ()) -> dict[str, Editable]:
     return {name: Editable(Kind.AMOUNT, (*under, name)) for name in names}
 
 
-SIX = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
-
 FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
     ("osv", "header"): {
         "organisation_name": Editable(Kind.TEXT, ("organisation", "name")),
@@ -59,7 +52,7 @@ FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
     ("osv", "row"): {
         "account": Editable(Kind.TEXT, ("account",)),
         "name": Editable(Kind.TEXT, ("name",)),
-        **_amounts(*SIX),
+        **_amounts(*ROW_MONEY),
     },
     ("statement", "header"): {
         **{

@@ -9,7 +9,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from arm_core.review.fields import SIX
+from arm_core.db.tables import ROW_MONEY
 from document_extraction.checks import (
     StatementLine,
     balance_mismatch,
@@ -59,7 +59,7 @@ def _cents(value: str | None) -> int:
 
 
 def _written(values: dict[str, Any]) -> list[int | None]:
-    return [None if values.get(key) is None else _cents(values[key]) for key in SIX]
+    return [None if values.get(key) is None else _cents(values[key]) for key in ROW_MONEY]
 
 
 def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
@@ -73,7 +73,7 @@ def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
     children: dict[Any, list[int]] = defaultdict(lambda: [0] * 6)
     top = [0] * 6
     for index, row in enumerate(rows):
-        cents = [_cents(row[key]) for key in SIX]
+        cents = [_cents(row[key]) for key in ROW_MONEY]
         if not row_balances(cents):
             found.append(
                 balance_mismatch(row["account"] or row["name"] or "", cents, locate.row(index))
