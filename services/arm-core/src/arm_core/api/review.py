@@ -21,6 +21,7 @@ _REFUSALS = {
     401: "UNAUTHENTICATED",
     403: "FORBIDDEN",
     404: "DOCUMENT_NOT_FOUND",
+    413: "BODY_TOO_LARGE",
     409: "DOCUMENT_SUPERSEDED, DOCUMENT_CONFIRMED",
     422: "VALIDATION_ERROR",
     429: "TOO_MANY_REQUESTS",
@@ -63,7 +64,7 @@ class Acknowledged(BaseModel):
 
 class Confirmation(BaseModel):
     acknowledged: list[Acknowledged] = Field(
-        default_factory=list, max_length=10_000, description="the warnings left, each with why"
+        default_factory=list, max_length=1000, description="the warnings left, each with why"
     )
 
 
