@@ -225,3 +225,60 @@ async def test_statement_checks_are_the_ones_the_extraction_made(make_core_setti
         "Даты операций внутри периода выписки": "ok",
     }
     assert "Сумма строк по дебету 2789.00 не равна итогу выписки 4789.00" in page
+
+
+def _rows(count: int):
+    """A trial balance of ``count`` balanced rows (each 1,00 in and out), totals to match."""
+
+    def edit(data: dict) -> None:
+        doc = data["documents"][0]
+        doc["rows"] = [
+            {
+                "id": n,
+                "parent": None,
+                "kind": "account",
+                "level": 0,
+                "code": f"{n:05d}",
+                "name": f"Счёт {n}",
+                "opening_debit": "1.00",
+                "opening_credit": None,
+                "turnover_debit": None,
+                "turnover_credit": None,
+                "closing_debit": "1.00",
+                "closing_credit": None,
+                "confidence": 99,
+                "locator": {"sheet": "TDSheet", "row": 8 + n},
+            }
+            for n in range(1, count + 1)
+        ]
+        amount = f"{count}.00"
+        doc["totals"] = {
+            "opening_debit": amount,
+            "opening_credit": amount,
+            "turnover_debit": None,
+            "turnover_credit": None,
+            "closing_debit": amount,
+            "closing_credit": amount,
+            "locator": {"sheet": "TDSheet", "row": 9 + count},
+        }
+
+    return edit
+
+
+async def test_a_large_trial_balance_is_shown_a_page_at_a_time(make_core_settings) -> None:
+    settings = make_core_settings()
+    dsn = settings.database_dsn
+    file_id = await mapped_file(settings, "result-2.0-done-osv-general.json", _rows(2500))
+    async with run_core(settings) as core:
+        await wait_until(lambda: _status(dsn, file_id, "RECOGNIZED"), timeout=30)
+        first = (await core.client.get(f"/ui/files/{file_id}/documents")).text
+        last = (await core.client.get(f"/ui/files/{file_id}/documents?doc=1&page=3")).text
+        beyond = await core.client.get(f"/ui/files/{file_id}/documents?doc=1&page=99")
+    rows_first = re.findall(r'<tr data-row="(\d+)"', first)
+    rows_last = re.findall(r'<tr data-row="(\d+)"', last)
+    assert (rows_first[0], rows_first[-1], len(rows_first)) == ("1", "1000", 1000)
+    assert (rows_last[0], rows_last[-1], len(rows_last)) == ("2001", "2500", 500)
+    assert "строки 1–1000 из 2500 (страница 1 из 3)" in first
+    assert 'href="?doc=1&amp;page=2#doc-1" rel="next"' in first
+    assert 'class="totals' in last and 'class="totals' not in first
+    assert beyond.status_code == 200 and "страница 3 из 3" in beyond.text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from arm_core.api.deps import principal_of, runtime_of
@@ -75,40 +75,66 @@ def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
     return checks
 
 
-def _osv_view(document: dict[str, Any]) -> dict[str, Any]:
+# A page shows this many rows (or operations) of a document: a 100,000-row trial balance opens
+# at once, a page at a time.
+ROWS_PER_PAGE = 1000
+
+
+def _page(items: list[dict[str, Any]], page: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    pages = max(1, -(-len(items) // ROWS_PER_PAGE))
+    page = min(page, pages)
+    start = (page - 1) * ROWS_PER_PAGE
+    shown = items[start : start + ROWS_PER_PAGE]
+    paging = {
+        "page": page,
+        "pages": pages,
+        "first": start + 1 if shown else 0,
+        "last": start + len(shown),
+        "total": len(items),
+    }
+    return shown, paging
+
+
+def _osv_view(document: dict[str, Any], page: int) -> dict[str, Any]:
     flags = _flags(document)
     parents = {row["parent"] for row in document["rows"] if row["parent"] is not None}
+    shown, paging = _page(document["rows"], page)
     rows = [
         {
             **row,
             "has_children": row["id"] in parents,
             "flags": _row_flags(flags, row["locator"]),
         }
-        for row in document["rows"]
+        for row in shown
     ]
     totals = document.get("totals")
     return {
         **document,
         "rows": rows,
+        "paging": paging,
         "totals_flags": _row_flags(flags, totals.get("locator") if totals else None),
-        "flagged": sum(1 for row in rows if row["flags"]),
+        "flagged": sum(1 for row in document["rows"] if _row_flags(flags, row["locator"])),
     }
 
 
-def _statement_view(document: dict[str, Any]) -> dict[str, Any]:
+def _statement_view(document: dict[str, Any], page: int) -> dict[str, Any]:
     flags = _flags(document)
+    shown, paging = _page(document["transactions"], page)
     return {
         **document,
-        "transactions": [
-            {**line, "flags": _row_flags(flags, line["locator"])}
-            for line in document["transactions"]
-        ],
+        "transactions": [{**line, "flags": _row_flags(flags, line["locator"])} for line in shown],
+        "paging": paging,
         "checks": _statement_checks(document),
     }
 
 
 @router.get("/ui/files/{file_id}/documents")
-async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+async def documents_page(
+    request: Request,
+    file_id: uuid.UUID,
+    doc: int = Query(1, ge=1, le=10_000, description="the document whose page is asked for"),
+    page: int = Query(1, ge=1, le=1_000_000),
+) -> HTMLResponse:
     runtime = runtime_of(request)
     context = await file_context(request, file_id)
     if context is None:
@@ -121,8 +147,8 @@ async def documents_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
         job_id=context["file"]["current_job_id"],
     )
     documents = [
-        _osv_view(doc) if doc["kind"] == "osv" else _statement_view(doc)
-        for doc in await reviewed_documents(runtime.pool, file_id)
+        (_osv_view if item["kind"] == "osv" else _statement_view)(item, page if index == doc else 1)
+        for index, item in enumerate(await reviewed_documents(runtime.pool, file_id), start=1)
     ]
     return render(
         request,
