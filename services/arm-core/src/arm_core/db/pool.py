@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+import orjson
 import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 Connection: TypeAlias = AsyncConnection[DictRow]
@@ -29,9 +31,16 @@ async def open_pool(dsn: str, *, max_size: int, name: str = "arm-core") -> Pool:
         # ask with short timeouts, and the pool reconnects the moment one of them asks.
         reconnect_timeout=0,
         kwargs={"application_name": name, "connect_timeout": 5, "row_factory": dict_row},
+        configure=_configure,
     )
     await pool.open(wait=False)
     return pool
+
+
+async def _configure(conn: AsyncConnection[DictRow]) -> None:
+    # Every row of a document carries its locator as jsonb: a 100,000-row trial balance is a
+    # hundred thousand documents to parse, which orjson does several times faster.
+    set_json_loads(orjson.loads, conn)
 
 
 def database_unavailable(exc: BaseException) -> bool:
