@@ -63,6 +63,14 @@ async def test_trial_balance_is_acked_recognised_and_its_result_written_before_t
     result = parse_result_file(await worker.storage.get(key), majors=(2,))
     assert result.group_schema == "BY-50-2011"
     assert result.documents[0].rows[0].code == "01"
+    # The sheet as read, kept beside the result for the analyst's view of the source.
+    prefix = outcome.envelope.raw_s3_key
+    assert prefix == f"raw/{request['file_id']}/{request['job_id']}/"
+    index = json.loads(await worker.storage.get(prefix + "sheets.json"))
+    [sheet] = index["sheets"]
+    chunk = json.loads(await worker.storage.get(prefix + sheet["chunks"][0]["name"]))
+    row = next(cells for number, cells in chunk["rows"] if "01" in cells)
+    assert "Основные средства" in " ".join(row)
 
 
 async def test_contract_1_0_mode_answers_in_1_0_with_text_warnings(

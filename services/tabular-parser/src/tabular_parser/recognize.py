@@ -8,6 +8,7 @@ from recognition_contract import ErrorCode, FileType, Severity, Warning
 from recognition_worker import Recognition, RecognitionError
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import Container, sniff
+from tabular_parser.source import source_files
 from tabular_parser.workbook import WorkbookRead, read_workbook
 
 TYPE_NAMES = {Container.XLSX: "XLSX", Container.XLSB: "XLSB", Container.XLS: "XLS"}
@@ -49,6 +50,7 @@ def recognize(
         status=status,
         warnings=warnings,
         metrics={"sheets": read.sheets},
+        raw=source_files(read.grids),
     )
 
 
