@@ -107,6 +107,9 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("POST", "/api/v1/documents/{document_id}/corrections"): _rule(404, 404, 403, 404),
     ("POST", "/api/v1/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
     ("POST", "/ui/documents/{document_id}/corrections"): _rule(404, 404, 403, 404),
+    # No recognition ran in the walk: nothing of the source was kept (SOURCE_NOT_KEPT).
+    ("GET", "/api/v1/files/{file_id}/source"): _rule(404, 404, 404, 404),
+    ("GET", "/ui/files/{file_id}/source"): _rule(404, 404, 404, 404),
     ("POST", "/ui/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
@@ -210,6 +213,8 @@ async def _request(
         kwargs["data"] = {"name": "Новая"}
     elif (method, path) == ("POST", "/ui/files/retry"):
         kwargs["data"] = {"file_ids": ids["file_id"]}
+    if path.endswith("/source"):
+        kwargs["params"] = {"sheet": "TDSheet", "row": 10}
     if path in ("/ui/files/counts", "/ui/files/rows"):
         kwargs["params"] = {"consolidation_id": consolidation_id}
     if path == "/ui/events":

@@ -7,7 +7,16 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from arm_core.api import audit, exports, files, health, metrics, reconciliation, review
+from arm_core.api import (
+    audit,
+    exports,
+    files,
+    health,
+    metrics,
+    reconciliation,
+    review,
+    source,
+)
 from arm_core.api.body_limit import BodyLimit
 from arm_core.api.errors import UnexpectedErrors, install_error_handlers
 from arm_core.api.headers import SecurityHeaders
@@ -32,6 +41,7 @@ def routers() -> tuple[APIRouter, ...]:
         exports.router,
         reconciliation.router,
         review.router,
+        source.router,
         audit.router,
         consolidations.router,
         file_pages.router,

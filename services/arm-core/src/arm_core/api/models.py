@@ -370,3 +370,20 @@ class ReconciliationCheck(Resource):
 class Reconciliation(Resource):
     consolidation_id: uuid.UUID
     checks: list[ReconciliationCheck]
+
+
+# The source beside the data.
+
+
+class SourceRow(Resource):
+    number: int = Field(description="the row's number in the workbook")
+    cells: list[str] = Field(description="as the workbook shows them, column A first")
+
+
+class SourceWindow(Resource):
+    sheet: str
+    row: int = Field(description="the row asked for (shown highlighted)")
+    rows: list[SourceRow]
+    columns: int
+    first_row: int | None = Field(description="the sheet's first row that was read")
+    last_row: int | None

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from arm_core.api.deps import principal_of, runtime_of
 from arm_core.audit import trail
 from arm_core.review.service import reviewed_documents
+from arm_core.source.sheets import SourceMissing, sheet_window
 from arm_core.web.files import file_context
 from arm_core.web.render import not_found, render
 
@@ -75,6 +76,8 @@ def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
     return checks
 
 
+# Rows shown above and below the one a source link points at.
+AROUND = 15
 # A page shows this many rows (or operations) of a document: a 100,000-row trial balance opens
 # at once, a page at a time.
 ROWS_PER_PAGE = 1000
@@ -154,4 +157,45 @@ async def documents_page(
         request,
         "documents.html",
         {**context, "documents": documents},
+    )
+
+
+@router.get("/ui/files/{file_id}/source")
+async def source_page(
+    request: Request,
+    file_id: uuid.UUID,
+    sheet: str = Query(..., min_length=1, max_length=300),
+    row: int = Query(..., ge=1, le=10_000_000),
+) -> HTMLResponse:
+    """The cells around a row, the row highlighted: where a document's row or a warning came
+    from."""
+    runtime = runtime_of(request)
+    context = await file_context(request, file_id)
+    if context is None:
+        return await not_found(request, "Файл")
+    window, problem = None, None
+    try:
+        window = await sheet_window(
+            runtime.pool,
+            runtime.storage,
+            principal_of(request),
+            file_id,
+            sheet=sheet,
+            row=row,
+            around=AROUND,
+        )
+    except SourceMissing as exc:
+        problem = exc.message
+    return render(
+        request,
+        "source.html",
+        {
+            **context,
+            "sheet": sheet,
+            "row": row,
+            "around": AROUND,
+            "window": window,
+            "problem": problem,
+        },
+        status_code=404 if problem else 200,
     )

@@ -19,6 +19,7 @@ from arm_core.api.errors import note_refused
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.review.fields import FIELDS, LABELS, PART_LABELS
 from arm_core.web import explain
+from document_extraction.text import column_letters
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 200
@@ -59,6 +60,7 @@ def _templates() -> Jinja2Templates:
         datetime=_datetime,
         date=_date,
         warning_title=explain.warning_title,
+        column_letters=column_letters,
     )
     env.globals.update(
         EDITABLE=FIELDS,
