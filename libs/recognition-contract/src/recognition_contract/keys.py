@@ -11,5 +11,5 @@ def result_key(file_id: UUID | str, job_id: UUID | str) -> str:
 
 
 def raw_prefix(file_id: UUID | str, job_id: UUID | str) -> str:
-    """``raw/{file_id}/{job_id}/``: where scan-gateway keeps raw recognition output."""
+    """``raw/{file_id}/{job_id}/``: where a service keeps raw recognition output."""
     return f"raw/{UUID(str(file_id))}/{UUID(str(job_id))}/"
