@@ -221,3 +221,24 @@ async def consolidation_files(
             )
         ).fetchall()
     return [dict(row) for row in rows]
+
+
+COUNTS = f"""
+SELECT f.status, count(*) AS n FROM stored_file f
+ WHERE (%(consolidation_id)s::uuid IS NULL OR f.consolidation_id = %(consolidation_id)s)
+   AND {VISIBLE_FILE}
+ GROUP BY f.status
+"""
+
+
+async def counts_by_status(
+    pool: Pool, who: Principal, consolidation_id: uuid.UUID | None
+) -> dict[str, int]:
+    """The files ``who`` may see (of one consolidation, or all), counted by status."""
+    async with pool.connection() as conn:
+        rows = await (
+            await conn.execute(COUNTS, {"consolidation_id": consolidation_id, **who.sql()})
+        ).fetchall()
+    counts = dict.fromkeys(FILE_STATUSES, 0)
+    counts.update({row["status"]: int(row["n"]) for row in rows})
+    return counts

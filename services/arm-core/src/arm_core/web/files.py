@@ -11,11 +11,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from arm_core.api.deps import changer_within, principal_of, runtime_of
-from arm_core.auth.principal import Principal
-from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
-from arm_core.files.access import VISIBLE_FILE, visible_files
+from arm_core.files.access import visible_files
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
@@ -38,22 +36,6 @@ UPLOAD_CODES = (
 )
 
 router = APIRouter(include_in_schema=False)
-COUNTS = f"""
-SELECT f.status, count(*) AS n FROM stored_file f
- WHERE (%(consolidation_id)s::uuid IS NULL OR f.consolidation_id = %(consolidation_id)s)
-   AND {VISIBLE_FILE}
- GROUP BY f.status
-"""
-
-
-async def _counts(pool: Pool, who: Principal, consolidation_id: uuid.UUID | None) -> dict[str, int]:
-    async with pool.connection() as conn:
-        rows = await (
-            await conn.execute(COUNTS, {"consolidation_id": consolidation_id, **who.sql()})
-        ).fetchall()
-    counts = dict.fromkeys(FILE_STATUSES, 0)
-    counts.update({row["status"]: int(row["n"]) for row in rows})
-    return counts
 
 
 def _statuses(values: list[str] | None) -> list[str]:
@@ -88,7 +70,9 @@ async def files_page(
             "consolidation": consolidation,
             "listing": listing,
             "statuses": statuses,
-            "counts": await _counts(runtime.pool, principal_of(request), consolidation_id),
+            "counts": await queries.counts_by_status(
+                runtime.pool, principal_of(request), consolidation_id
+            ),
             "cursor": cursor,
             "max_bytes": runtime.settings.upload_max_bytes,
             "upload_explanations": json.dumps(
@@ -132,7 +116,9 @@ async def counts_partial(
         "_counts.html",
         {
             "consolidation": consolidation,
-            "counts": await _counts(runtime.pool, principal_of(request), consolidation_id),
+            "counts": await queries.counts_by_status(
+                runtime.pool, principal_of(request), consolidation_id
+            ),
             "statuses": [],
             "cursor": cursor,
         },
