@@ -55,7 +55,8 @@ def test_up_serves_healthcheck_and_ctrl_c_stops_everything(tmp_path: Path) -> No
         started.append(int(postmaster))
         assert len(started) >= 3  # arm-core, nats-server, postgres
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=60) == 0
+        code = process.wait(timeout=60)
+        assert code == 0, (process.stderr.read() if process.stderr else "")[-4000:]
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(psutil.pid_exists(p) for p in started):
             time.sleep(0.1)

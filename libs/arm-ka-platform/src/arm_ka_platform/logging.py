@@ -8,6 +8,18 @@ from typing import Any
 
 import structlog
 
+# The system's own packages: DEBUG=true shows their debug lines, and only theirs.
+OWN_PACKAGES = (
+    "arm_core",
+    "arm_ka_platform",
+    "arm_ka_devstack",
+    "recognition_worker",
+    "recognition_contract",
+    "document_extraction",
+    "tabular_parser",
+    "scan_gateway",
+)
+
 
 def configure_logging(*, debug: bool = False, json: bool | None = None) -> None:
     """Route structlog and stdlib logging to stderr, JSON unless a person is watching."""
@@ -45,7 +57,11 @@ def configure_logging(*, debug: bool = False, json: bool | None = None) -> None:
     )
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
+    # Debug is for our own code: the libraries' debug lines (a pool's every checkout, a
+    # client's every frame) would bury it and, on a pipe nobody drains fast, stall the process.
+    root.setLevel(logging.INFO)
+    for own in OWN_PACKAGES:
+        logging.getLogger(own).setLevel(level)
     # Library chatter (per-request access lines, reconnect stack traces) drowns our own events.
     for noisy in ("uvicorn.access", "nats.aio.client", "asyncio"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

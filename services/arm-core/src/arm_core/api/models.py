@@ -127,8 +127,9 @@ class Uploaded(Resource):
     size: int
     consolidation_id: uuid.UUID | None
     sha256: str = Field(description="of the file's bytes, hex")
-    same_bytes: list[SameFile] = Field(
-        description="files already uploaded with exactly these bytes (that the caller may see)"
+    same_bytes: list[SameFile] | None = Field(
+        description="files already uploaded with exactly these bytes (that the caller may "
+        "see); null when that could not be looked up at once"
     )
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import psycopg
+from psycopg_pool import PoolTimeout
+
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
@@ -13,6 +16,8 @@ from arm_core.jobs.transitions import retryable
 
 # Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
 MAX_OFFSET = 1_000_000_000
+# How long a hint (see same_bytes) may wait for a connection.
+_HINT_WAIT = 2.0
 # Statuses of files whose current attempt has documents.
 RECOGNISED = ("RECOGNIZED", "NEEDS_CHECK")
 
@@ -191,12 +196,17 @@ SELECT f.id AS file_id, f.original_name, f.consolidation_id, f.created_at
 
 async def same_bytes(
     pool: Pool, who: Principal, file_id: uuid.UUID, sha256: str
-) -> list[dict[str, Any]]:
-    """Other files with exactly these bytes (the same statement uploaded twice, say)."""
-    async with pool.connection() as conn:
-        rows = await (
-            await conn.execute(SAME_BYTES, {"sha256": sha256, "file_id": file_id, **who.sql()})
-        ).fetchall()
+) -> list[dict[str, Any]] | None:
+    """Other files with exactly these bytes (the same statement uploaded twice, say); None
+    when the database cannot say at once. Asked after an upload is registered, so it is a
+    hint that must never turn the upload's answer into an error."""
+    try:
+        async with pool.connection(timeout=_HINT_WAIT) as conn:
+            rows = await (
+                await conn.execute(SAME_BYTES, {"sha256": sha256, "file_id": file_id, **who.sql()})
+            ).fetchall()
+    except (psycopg.Error, PoolTimeout):
+        return None
     return [dict(row) for row in rows]
 
 
