@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arm_core.audit.refusals import note_if_hidden, note_refusal
+from arm_core.refusal import Refused
 from arm_ka_platform.logging import get_logger
 
 log = get_logger(__name__)
@@ -105,6 +106,10 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, exc: Refused) -> JSONResponse:
+        return await _api_error(request, ApiError(exc.status, exc.code, exc.message))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

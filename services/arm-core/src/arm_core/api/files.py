@@ -127,12 +127,12 @@ async def upload_file(
         upload = await _receive(request, boundary, target, who, broken)
     except MultipartError as exc:
         raise _malformed(exc) from None
-    except IntakeError as exc:
+    except IntakeError:
         if broken:
             # The body broke off inside the file: the store saw its own write fail and has
             # removed the object again, but the fault is the request's, not the storage's.
             raise _malformed(broken[0]) from None
-        raise ApiError(exc.status, exc.code, exc.message) from None
+        raise
     return Uploaded.model_validate(
         {
             "file_id": upload.file_id,

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, field_validator
 
 from arm_core.api.deps import changer_within, runtime_of
-from arm_core.api.errors import ApiError, error_responses, storable
+from arm_core.api.errors import error_responses, storable
 from arm_core.api.models import ReviewedDocument
-from arm_core.review.service import Change, ReviewRefused, confirm, correct
+from arm_core.review.service import Change, confirm, correct
 
 router = APIRouter(prefix="/api/v1")
 
@@ -68,10 +68,6 @@ class Confirmation(BaseModel):
     )
 
 
-def _refused(exc: ReviewRefused) -> ApiError:
-    return ApiError(exc.status, exc.code, exc.message)
-
-
 @router.post(
     "/documents/{document_id}/corrections",
     status_code=201,
@@ -86,10 +82,7 @@ async def correct_document(
     runtime = runtime_of(request)
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     change = Change(body.target, body.position, body.field, body.value, body.reason.strip())
-    try:
-        view = await correct(runtime.pool, who, document_id, change)
-    except ReviewRefused as exc:
-        raise _refused(exc) from None
+    view = await correct(runtime.pool, who, document_id, change)
     return ReviewedDocument.model_validate({"document": view})
 
 
@@ -107,8 +100,5 @@ async def confirm_document(
     runtime = runtime_of(request)
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     acknowledged = [item.model_dump() for item in body.acknowledged]
-    try:
-        view = await confirm(runtime.pool, who, document_id, acknowledged)
-    except ReviewRefused as exc:
-        raise _refused(exc) from None
+    view = await confirm(runtime.pool, who, document_id, acknowledged)
     return ReviewedDocument.model_validate({"document": view})

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from arm_core.api.deps import principal_of, runtime_of
 from arm_core.api.errors import ApiError, error_responses, storable
 from arm_core.api.models import SourceWindow
-from arm_core.source.sheets import MAX_AROUND, SourceMissing, sheet_window
+from arm_core.source.sheets import MAX_AROUND, sheet_window
 
 router = APIRouter(prefix="/api/v1")
 
@@ -38,18 +38,15 @@ async def source_of_file(
     if not storable(sheet):
         raise ApiError(400, "BAD_REQUEST", "имя листа содержит недопустимые символы")
     runtime = runtime_of(request)
-    try:
-        window = await sheet_window(
-            runtime.pool,
-            runtime.storage,
-            principal_of(request),
-            file_id,
-            sheet=sheet,
-            row=row,
-            around=around,
-        )
-    except SourceMissing as exc:
-        raise ApiError(404, exc.code, exc.message) from None
+    window = await sheet_window(
+        runtime.pool,
+        runtime.storage,
+        principal_of(request),
+        file_id,
+        sheet=sheet,
+        row=row,
+        around=around,
+    )
     if window is None:
         raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return SourceWindow.model_validate(window)

@@ -25,6 +25,7 @@ from arm_core.files.sniff import (
     family_of,
     type_from_name,
 )
+from arm_core.refusal import Refused
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.storage import ObjectStorage, StorageUnavailable
 from recognition_contract import pipeline_for
@@ -74,12 +75,8 @@ class _Unregistered(Exception):
     """Registration could not be done, nor undone, while the database was away."""
 
 
-class IntakeError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+class IntakeError(Refused):
+    """An upload refused; whatever it had stored is gone again."""
 
 
 @dataclass(frozen=True)

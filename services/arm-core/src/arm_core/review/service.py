@@ -15,6 +15,7 @@ from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.files.access import VISIBLE_FILE
 from arm_core.mapping.queries import file_documents
+from arm_core.refusal import Refused
 from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read, shown, write
 from arm_core.review.recheck import rechecked
 
@@ -80,12 +81,8 @@ SELECT id, confirmed_by, confirmed_at FROM document
 """
 
 
-class ReviewRefused(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+class ReviewRefused(Refused):
+    """A correction or confirmation refused."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.files.access import VISIBLE_FILE
+from arm_core.refusal import Refused
 from arm_ka_platform.storage import ObjectMissing, ObjectStorage
 
 INDEX = "sheets.json"
@@ -26,11 +27,11 @@ SELECT j.metrics ->> 'raw_s3_key' AS raw_key
 """
 
 
-class SourceMissing(Exception):
+class SourceMissing(Refused):
+    """Nothing of the source to show (404)."""
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(404, code, message)
 
 
 async def sheet_window(
