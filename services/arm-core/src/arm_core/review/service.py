@@ -113,12 +113,18 @@ async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[
 async def document_of(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
     """The document as reviewed, if ``who`` may see it and it can still be reviewed."""
     doc = await _document(pool, who, document_id)
-    return await _view(pool, doc["file_id"], document_id)
+    return await _view(pool, await _recognised(pool, doc["file_id"], document_id))
 
 
-async def _view(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> dict[str, Any]:
-    views = await reviewed_documents(pool, file_id)
-    return next(view for view in views if view["id"] == document_id)
+async def _recognised(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> dict[str, Any]:
+    return next(d for d in await file_documents(pool, file_id) if d["id"] == document_id)
+
+
+async def _view(pool: Pool, recognised: dict[str, Any]) -> dict[str, Any]:
+    """One document as reviewed, from its recognised form (read once per request: a
+    100,000-row trial balance is seconds of reading)."""
+    [view] = await _reviewed(pool, [recognised])
+    return view
 
 
 async def correct(
@@ -133,9 +139,7 @@ async def correct(
         value = normalised(editable.kind, change.value)
     except InvalidValue as exc:
         raise ReviewRefused(400, "INVALID_VALUE", str(exc)) from None
-    recognised_doc = next(
-        d for d in await file_documents(pool, doc["file_id"]) if d["id"] == document_id
-    )
+    recognised_doc = await _recognised(pool, doc["file_id"], document_id)
     part: dict[str, Any] = recognised_doc
     if change.target != "header":
         items = recognised_doc["rows" if change.target == "row" else "transactions"]
@@ -173,7 +177,7 @@ async def correct(
     if added is None:
         # Confirmed, or superseded by a retry, since it was read.
         raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
-    return await _view(pool, doc["file_id"], document_id)
+    return await _view(pool, recognised_doc)
 
 
 async def confirm(
@@ -185,7 +189,8 @@ async def confirm(
     """Confirm the document: every warning left after the corrections (but notes) must be
     acknowledged with a reason (``acknowledged``: code, locator, reason each)."""
     doc = await _document(pool, who, document_id)
-    view = await _view(pool, doc["file_id"], document_id)
+    recognised = await _recognised(pool, doc["file_id"], document_id)
+    view = await _view(pool, recognised)
     given = {(a["code"], _key(a.get("locator"))) for a in acknowledged}
     open_ = [
         w
@@ -214,7 +219,7 @@ async def confirm(
         ).fetchone()
     if done is None:
         raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
-    return await _view(pool, doc["file_id"], document_id)
+    return await _view(pool, recognised)
 
 
 def _key(locator: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
@@ -225,7 +230,10 @@ async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, A
     """The file's current documents as reviewed: corrections applied (each listed with the
     value recognised), checks re-run where something was corrected, and whether and by whom
     each was confirmed."""
-    documents = await file_documents(pool, file_id)
+    return await _reviewed(pool, await file_documents(pool, file_id))
+
+
+async def _reviewed(pool: Pool, documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ids = [doc["id"] for doc in documents]
     layers: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     acks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
@@ -250,7 +258,8 @@ def _applied(
     acks: list[dict[str, Any]],
     confirmed: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    view = copy.deepcopy(doc) if layers else doc
+    # Never the recognised document itself: a request may review it again after a change.
+    view = copy.deepcopy(doc) if layers else dict(doc)
     for layer in layers:  # in the order made: the latest of a field wins
         editable = FIELDS[(doc["kind"], layer["target"])][layer["field"]]
         part = view
