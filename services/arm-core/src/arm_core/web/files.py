@@ -275,26 +275,27 @@ async def file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] |
     }
 
 
-@router.get("/ui/files/{file_id}")
-async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+async def _file_screen(request: Request, file_id: uuid.UUID, template: str) -> HTMLResponse:
     context = await file_context(request, file_id)
     if context is None:
         return await not_found(request, "Файл")
-    return render(request, "file.html", context)
+    return render(request, template, context)
+
+
+@router.get("/ui/files/{file_id}")
+async def file_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
+    return await _file_screen(request, file_id, "file.html")
 
 
 @router.get("/ui/files/{file_id}/panel")
 async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
-    context = await file_context(request, file_id)
-    if context is None:
-        return await not_found(request, "Файл")
-    return render(request, "_file_main.html", context)
+    return await _file_screen(request, file_id, "_file_main.html")
 
 
 @router.post("/ui/files/{file_id}/retry")
 async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
-    if await file_context(request, file_id) is None:
+    if not await visible_files(runtime_of(request).pool, who, [file_id]):
         return await not_found(request, "Файл")
     outcome = await retry_file(runtime_of(request).pool, file_id, who.user)
     context = await file_context(request, file_id)
