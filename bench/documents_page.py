@@ -24,9 +24,8 @@ import structlog
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
 from arm_core.testing import mapped_file, run_core
-from arm_ka_devstack.nats_server import NatsServer
-from arm_ka_devstack.postgres import EmbeddedPostgres
 from arm_ka_devstack.processes import free_port
+from bench._stack import local_stack
 
 ROWS = 100_000
 RUNS = 5
@@ -73,11 +72,7 @@ async def _timed(client: Any, path: str) -> tuple[float, float, int]:
 
 
 async def run(workdir: Path) -> None:
-    pg = EmbeddedPostgres(workdir / "pg")
-    pg.start()
-    server = NatsServer(workdir=workdir / "nats")
-    server.start()
-    try:
+    with local_stack(workdir) as (pg, server):
         url = pg.ensure_database(f"b_{uuid.uuid4().hex[:8]}")
         upgrade(url)
         settings = CoreSettings(
@@ -115,9 +110,6 @@ async def run(workdir: Path) -> None:
                     f"{label}: median {median:.2f} s, slowest {slowest:.2f} s, "
                     f"{size / 1e6:.1f} MB ({RUNS} requests)"
                 )
-    finally:
-        server.stop()
-        pg.stop()
 
 
 def main() -> None:

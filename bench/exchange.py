@@ -23,9 +23,8 @@ import structlog
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
 from arm_core.testing import run_core
-from arm_ka_devstack.nats_server import NatsServer
-from arm_ka_devstack.postgres import EmbeddedPostgres
 from arm_ka_devstack.processes import free_port
+from bench._stack import local_stack
 from recognition_contract import (
     NATS_MSG_ID,
     ResultEnvelope,
@@ -142,11 +141,7 @@ async def latency(settings: CoreSettings, *, notify: bool) -> tuple[float, float
 
 
 async def run(workdir: Path) -> None:
-    pg = EmbeddedPostgres(workdir / "pg")
-    pg.start()
-    server = NatsServer(workdir=workdir / "nats")
-    server.start()
-    try:
+    with local_stack(workdir) as (pg, server):
 
         def settings(db: str, **overrides: object) -> CoreSettings:
             url = pg.ensure_database(db)
@@ -176,9 +171,6 @@ async def run(workdir: Path) -> None:
             settings(f"b_{uuid.uuid4().hex[:8]}", outbox_poll_seconds=0.5), notify=False
         )
         print(f"queued -> published polling only (poll 0.5 s): p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-    finally:
-        server.stop()
-        pg.stop()
 
 
 def main() -> None:
