@@ -154,3 +154,14 @@ async def test_roles_and_teams_come_from_the_claims_named_in_the_settings(
         )
     assert created.status_code == 201, created.text
     assert created.json()["team"] == "team-a"
+
+
+async def test_keys_of_a_discovery_document_naming_another_issuer_are_not_trusted(
+    oidc_settings, issuer: LocalIssuer
+) -> None:
+    issuer.claims_to_be = "https://elsewhere.example"
+    async with run_core(oidc_settings()) as core:
+        response = await core.client.get("/api/v1/files", headers=_bearer(issuer.token()))
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "AUTH_UNAVAILABLE"
+    assert "jwks" not in issuer.requests

@@ -152,3 +152,27 @@ async def test_a_document_is_confirmed_once_every_warning_has_a_reason(make_core
     )
     assert again.status_code == 409 and late.status_code == 409
     assert late.json()["error"]["code"] == "DOCUMENT_CONFIRMED"
+
+
+@pytest.mark.parametrize(
+    ("form", "shown"),
+    [
+        ({"spot": "header:total_debit", "value": "1.00", "reason": ""}, "укажите причину"),
+        ({"spot": "nowhere:total_debit", "value": "1.00", "reason": "r"}, "Выберите поле"),
+        ({"spot": "transaction:debit", "value": "1.00", "reason": "r"}, "Укажите номер строки"),
+        ({"spot": "header:total_debit", "value": "много", "reason": "r"}, "сумма должна быть"),
+    ],
+)
+async def test_the_page_form_says_why_a_correction_is_refused(
+    make_core_settings, form: dict[str, str], shown: str
+) -> None:
+    settings = make_core_settings()
+    async with run_core(settings) as core:
+        _, [statement] = await _documents(core, settings, STATEMENT)
+        answer = await core.client.post(f"/ui/documents/{statement['id']}/corrections", data=form)
+        layers = await core.client.get(f"/api/v1/files/{statement['job_id']}/documents")
+    assert answer.status_code == 422
+    assert shown in answer.text and 'role="alert"' in answer.text
+    assert layers.status_code == 404 or all(
+        not doc["corrections"] for doc in layers.json().get("documents", [])
+    )

@@ -195,3 +195,16 @@ async def test_behind_a_proxy_a_post_from_another_site_is_refused(make_core_sett
         )
     assert foreign.status_code == 403
     assert own.status_code == 200
+
+
+async def test_a_code_the_issuer_refuses_signs_no_one_in(settings, issuer) -> None:
+    async with run_core(settings) as core:
+        client = core.client
+        login = await client.get("/auth/login")
+        async with httpx.AsyncClient() as browser:
+            at_issuer = await browser.get(login.headers["location"])
+        callback = at_issuer.headers["location"].replace("code=", "code=forged")
+        answer = await client.get(callback)
+    assert answer.status_code == 401
+    assert answer.json()["error"]["code"] == "UNAUTHENTICATED"
+    assert "arm_session" not in answer.headers.get("set-cookie", "")

@@ -49,6 +49,8 @@ class LocalIssuer:
     grants: dict[str, _Grant] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
     down: bool = False
+    # What the discovery document says the issuer is (a misconfigured or hostile one lies).
+    claims_to_be: str | None = None
 
     def core_settings(self) -> dict[str, Any]:
         """What a core under test needs to take this issuer's sign-ins and tokens: it is
@@ -99,7 +101,7 @@ class LocalIssuer:
                 return Response(status_code=503)
             return JSONResponse(
                 {
-                    "issuer": self.url,
+                    "issuer": self.claims_to_be or self.url,
                     "authorization_endpoint": f"{self.url}/authorize",
                     "token_endpoint": f"{self.url}/token",
                     "jwks_uri": f"{self.url}/jwks",
