@@ -23,8 +23,10 @@ from arm_core.settings import CoreSettings
 from arm_ka_devstack.processes import READY_SECONDS
 from arm_ka_platform.storage import ObjectStorage, open_storage
 from recognition_contract import contracts_dir, result_key
-from recognition_worker import Worker
-from tabular_parser.app import recognizer
+from recognition_worker import Recognizer, Worker, WorkerSettings
+from scan_gateway.app import recognizer as scan_recognizer
+from scan_gateway.settings import ScanSettings
+from tabular_parser.app import recognizer as tabular_recognizer
 from tabular_parser.settings import TabularSettings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -113,9 +115,13 @@ def ui_settings(make_core_settings: Any, subjects: dict[str, str]) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def _run_parser(core: CoreSettings) -> AsyncIterator[Worker]:
-    """The real tabular-parser on the core's subjects and storage."""
-    settings = TabularSettings(
+async def _run_worker(
+    core: CoreSettings,
+    settings_type: type[WorkerSettings],
+    make: Any,
+) -> AsyncIterator[Worker]:
+    """A real recognition service on the core's subjects and storage."""
+    settings = settings_type(
         nats_url=core.nats_url,
         storage_url=core.storage_url,
         storage_bucket=core.storage_bucket,
@@ -127,10 +133,11 @@ async def _run_parser(core: CoreSettings) -> AsyncIterator[Worker]:
             }
         },
         worker_concurrency=1,
-        job_timeout_seconds=30.0,
+        job_timeout_seconds=60.0,
         publish_retry_seconds=0.2,
     )
-    worker = Worker(settings, recognizer(settings))
+    recognizer: Recognizer = make(settings)
+    worker = Worker(settings, recognizer)
     await worker.start()
     try:
         # Subscribed: from here on the core's requests reach it.
@@ -138,6 +145,16 @@ async def _run_parser(core: CoreSettings) -> AsyncIterator[Worker]:
         yield worker
     finally:
         await worker.stop(grace=1.0)
+
+
+def _run_parser(core: CoreSettings) -> contextlib.AbstractAsyncContextManager[Worker]:
+    """The real tabular-parser."""
+    return _run_worker(core, TabularSettings, tabular_recognizer)
+
+
+def _run_gateway(core: CoreSettings) -> contextlib.AbstractAsyncContextManager[Worker]:
+    """The real scan-gateway (PDF and images)."""
+    return _run_worker(core, ScanSettings, scan_recognizer)
 
 
 async def _write_result(
@@ -167,6 +184,11 @@ def screenshot() -> Any:
 @pytest.fixture
 def run_parser() -> Any:
     return _run_parser
+
+
+@pytest.fixture
+def run_gateway() -> Any:
+    return _run_gateway
 
 
 @pytest.fixture

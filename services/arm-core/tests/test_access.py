@@ -110,6 +110,8 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     # No recognition ran in the walk: nothing of the source was kept (SOURCE_NOT_KEPT).
     ("GET", "/api/v1/files/{file_id}/source"): _rule(404, 404, 404, 404),
     ("GET", "/ui/files/{file_id}/source"): _rule(404, 404, 404, 404),
+    ("GET", "/api/v1/files/{file_id}/source/pages"): _rule(404, 404, 404, 404),
+    ("GET", "/api/v1/files/{file_id}/source/pages/{page}"): _rule(404, 404, 404, 404),
     ("POST", "/ui/documents/{document_id}/confirm"): _rule(404, 404, 403, 404),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
@@ -261,6 +263,7 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             "file_id": uploaded.json()["file_id"],
             "job_id": uploaded.json()["job_id"],
             "document_id": str(uuid.uuid4()),
+            "page": "1",
         }
         answers = {
             key: {user: await _request(client, *key, ids, user, users[user]) for user in ORDER}

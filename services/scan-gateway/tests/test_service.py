@@ -3,6 +3,7 @@ real storage, recognition (and Tesseract) in the sandboxed child."""
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 import time
@@ -11,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from arm_ka_devstack.nats_server import NatsServer
 from recognition_contract import (
@@ -59,10 +61,10 @@ async def test_text_pdf_is_acked_recognised_and_result_and_raw_words_precede_the
     assert (ack.status, ack.msg_id) == ("processing", ack_msg_id(request["job_id"], 1))
     assert ack.envelope.service.name == "scan-gateway"
     assert (outcome.status, outcome.msg_id) == ("done", result_msg_id(request["job_id"], 1))
-    raw_key = raw_prefix(request["file_id"], request["job_id"]) + "words.json"
+    raw_key = raw_prefix(request["file_id"], request["job_id"])
     key = result_key(request["file_id"], request["job_id"])
     assert outcome.payload["raw_s3_key"] == raw_key
-    assert present == {key: True, raw_key: True}
+    assert present[key] and await worker.storage.exists(raw_key + "pages.json")
     assert outcome.envelope.metrics["pages"] == 1
     assert outcome.envelope.metrics["ocr_pages"] == 0
     result = parse_result_file(await worker.storage.get(key), majors=(2,))
@@ -70,10 +72,20 @@ async def test_text_pdf_is_acked_recognised_and_result_and_raw_words_precede_the
     document = result.documents[0]
     assert isinstance(document, TrialBalance)
     assert [r.code for r in document.rows] == [r["code"] for r in OSV.expected.documents[0]["rows"]]
-    raw = json.loads(await worker.storage.get(raw_key))
+    raw = json.loads(await worker.storage.get(raw_key + "words.json"))
     (page,) = raw["pages"]
     assert (page["page"], page["source"], page["unit"]) == (1, "text", "pt")
     assert any(w["text"] == "Итого" and w["confidence"] is None for w in page["words"])
+    await _assert_page_view(worker, raw_key, page)
+
+
+async def _assert_page_view(worker: Any, prefix: str, page: dict[str, Any]) -> None:
+    """The page's image is kept beside its words, in their frame: the same proportions."""
+    index = json.loads(await worker.storage.get(prefix + "pages.json"))
+    assert index["pages"] == [{"page": 1, "image": "page-1.jpg", "source": page["source"]}]
+    view = Image.open(io.BytesIO(await worker.storage.get(prefix + "page-1.jpg")))
+    assert view.format == "JPEG" and view.width <= 1400
+    assert view.width / view.height == pytest.approx(page["width"] / page["height"], rel=0.01)
 
 
 async def test_scanned_jpg_goes_through_ocr_with_word_confidences_in_the_raw_output(
@@ -88,9 +100,11 @@ async def test_scanned_jpg_goes_through_ocr_with_word_confidences_in_the_raw_out
     _, outcome = await collector.wait_for(request["job_id"], timeout=60)
     assert outcome.status in ("done", "needs_check")
     assert outcome.envelope.metrics["ocr_pages"] == 1
-    raw = json.loads(await worker.storage.get(outcome.payload["raw_s3_key"]))
+    raw_key = outcome.payload["raw_s3_key"]
+    raw = json.loads(await worker.storage.get(raw_key + "words.json"))
     (page,) = raw["pages"]
     assert page["source"] == "ocr" and page["unit"] == "px"
+    await _assert_page_view(worker, raw_key, page)
     # The scan was turned by 1-2 degrees; the gateway turned it back.
     assert 0.5 <= abs(page["angle"]) <= 2.5
     confidences = [w["confidence"] for w in page["words"]]

@@ -24,6 +24,7 @@ from scan_gateway.page_image import (
     to_ocr_resolution,
     without_grain,
 )
+from scan_gateway.page_views import view_image
 from scan_gateway.second_reading import read_again
 from scan_gateway.unread_dashes import with_unread_dashes
 from scan_gateway.words import PageWords
@@ -123,4 +124,6 @@ def ocr_page(image: Image.Image, page: int, engine: OcrEngine) -> PageWords:
         rules=rules,
         source="ocr",
         angle=angle,
+        # Straightened and enlarged as read, ruling lines still in: the words' frame.
+        view=view_image(resized),
     )

@@ -32,6 +32,7 @@ from scan_gateway.ocr import (
     OcrUnavailable,
     make_engine,
 )
+from scan_gateway.page_views import page_views, render_view
 from scan_gateway.pages import assemble, has_header, relocate
 from scan_gateway.raw import RAW_NAME, raw_words
 from scan_gateway.sniff import Kind, sniff
@@ -130,7 +131,7 @@ def recognize_pages(
         status=status,
         warnings=[*warnings, *extraction.warnings],
         metrics={"pages": len(pages), "ocr_pages": ocr_pages},
-        raw={RAW_NAME: raw_words(pages)},
+        raw={RAW_NAME: raw_words(pages), **page_views(pages)},
     )
 
 
@@ -238,7 +239,9 @@ def read_pdf(source: bytes, limits: ScanLimits, engine: OcrEngine) -> list[PageW
             for index, page in enumerate(plumber.pages):
                 number = index + 1
                 if has_text(page):
-                    pages.append(page_words(page, number))
+                    words = page_words(page, number)
+                    words.view = render_view(document[index])
+                    pages.append(words)
                 else:
                     image = _render(document[index], number, limits)
                     pages.append(ocr_page(image, number, engine))

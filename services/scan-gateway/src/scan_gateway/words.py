@@ -70,3 +70,5 @@ class PageWords:
     source: Literal["text", "ocr"] = "text"
     angle: float = 0.0
     """Degrees the scan was turned by to straighten it (OCR pages)."""
+    view: bytes | None = field(default=None, repr=False)
+    """The page as the analyst sees it (``page_views``), in the frame of ``words``."""

@@ -176,7 +176,7 @@ async def note_refused(request: Request, code: str | None) -> None:
         await note_if_hidden(
             runtime.pool,
             runtime.rate_limits,
-            actor=principal.user,
+            who=principal,
             path_params=dict(request.path_params),
             method=request.method,
             path=request.url.path,

@@ -388,3 +388,16 @@ class SourceWindow(Resource):
     columns: int
     first_row: int | None = Field(description="the sheet's first row that was read")
     last_row: int | None
+
+
+class SourcePage(Resource):
+    page: int
+    source: str | None = Field(description="text (a PDF's text layer) or ocr")
+    image_url: str | None = Field(
+        description="the page image the locators' boxes are fractions of; null if not kept"
+    )
+
+
+class SourcePages(Resource):
+    file_id: uuid.UUID
+    pages: list[SourcePage]

@@ -10,9 +10,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from arm_core.api.deps import principal_of, runtime_of
+from arm_core.api.source import page_url
 from arm_core.audit import trail
 from arm_core.review.service import reviewed_documents
-from arm_core.source.sheets import SourceMissing, sheet_window
+from arm_core.source.kept import SourceMissing
+from arm_core.source.pages import kept_pages
+from arm_core.source.sheets import sheet_window
 from arm_core.web.files import file_context
 from arm_core.web.render import not_found, render
 
@@ -21,27 +24,32 @@ router = APIRouter(include_in_schema=False)
 # Documents.
 
 
-def _flags(document: dict[str, Any]) -> dict[tuple[str | None, int], list[dict[str, Any]]]:
-    """The document's warnings by the sheet and row they point at."""
-    flags: dict[tuple[str | None, int], list[dict[str, Any]]] = {}
+# A row's place: its sheet or page, and its row (a page's rows are its lines).
+Place = tuple[str | None, int | None, int]
+
+
+def _flags(document: dict[str, Any]) -> dict[Place, list[dict[str, Any]]]:
+    """The document's warnings by the sheet or page and row they point at."""
+    flags: dict[Place, list[dict[str, Any]]] = {}
     for warning in document["warnings"]:
         locator = warning.get("locator") or {}
         if locator.get("row") is None:
             continue
-        flags.setdefault((locator.get("sheet"), int(locator["row"])), []).append(warning)
+        place = (locator.get("sheet"), locator.get("page"), int(locator["row"]))
+        flags.setdefault(place, []).append(warning)
     return flags
 
 
 def _row_flags(
-    flags: dict[tuple[str | None, int], list[dict[str, Any]]], locator: dict[str, Any] | None
+    flags: dict[Place, list[dict[str, Any]]], locator: dict[str, Any] | None
 ) -> list[dict[str, Any]]:
     if not locator or locator.get("row") is None:
         return []
     row = int(locator["row"])
-    found = flags.get((locator.get("sheet"), row), [])
+    found = flags.get((locator.get("sheet"), locator.get("page"), row), [])
     if locator.get("sheet") is not None:
         # A warning that names only the row applies on whichever sheet it is.
-        found = found + flags.get((None, row), [])
+        found = found + flags.get((None, None, row), [])
     return found
 
 
@@ -164,15 +172,26 @@ async def documents_page(
 async def source_page(
     request: Request,
     file_id: uuid.UUID,
-    sheet: str = Query(..., min_length=1, max_length=300),
-    row: int = Query(..., ge=1, le=10_000_000),
+    sheet: str | None = Query(None, min_length=1, max_length=300),
+    row: int | None = Query(None, ge=1, le=10_000_000),
+    page: int | None = Query(None, ge=1, le=100_000),
+    box: str | None = Query(None, max_length=100),
 ) -> HTMLResponse:
-    """The cells around a row, the row highlighted: where a document's row or a warning came
-    from."""
+    """Where a document's row or a warning came from: the cells around a sheet's row, the row
+    highlighted, or the page image with the box drawn."""
     runtime = runtime_of(request)
     context = await file_context(request, file_id)
     if context is None:
         return await not_found(request, "Файл")
+    if page is not None:
+        return await _page_source(request, context, file_id, page, box)
+    if sheet is None or row is None:
+        return render(
+            request,
+            "source.html",
+            {**context, "sheet": sheet, "row": row, "problem": "не указано, что показать"},
+            status_code=422,
+        )
     window, problem = None, None
     try:
         window = await sheet_window(
@@ -199,3 +218,55 @@ async def source_page(
         },
         status_code=404 if problem else 200,
     )
+
+
+async def _page_source(
+    request: Request, context: dict[str, Any], file_id: uuid.UUID, page: int, box: str | None
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    pages: list[dict[str, Any]] = []
+    problem = None
+    try:
+        pages = (
+            await kept_pages(runtime.pool, runtime.storage, principal_of(request), file_id) or []
+        )
+    except SourceMissing as exc:
+        problem = exc.message
+    kept = next((p for p in pages if p["page"] == page), None)
+    if problem is None and (kept is None or kept["image"] is None):
+        problem = f"изображение страницы {page} не сохранено"
+    numbers = [p["page"] for p in pages]
+    return render(
+        request,
+        "source_page.html",
+        {
+            **context,
+            "page": page,
+            "box": marked_box(box),
+            "image_url": page_url(file_id, page),
+            "previous": max((n for n in numbers if n < page), default=None),
+            "next": min((n for n in numbers if n > page), default=None),
+            "pages": len(numbers),
+            "problem": problem,
+        },
+        status_code=404 if problem else 200,
+    )
+
+
+def marked_box(box: str | None) -> dict[str, float] | None:
+    """``x0,y0,x1,y1`` (fractions of the page, as locators carry them) in thousandths of the
+    page for the drawing; None for anything else."""
+    try:
+        x0, y0, x1, y1 = (float(v) for v in (box or "").split(","))
+    except ValueError:
+        return None
+    if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+        return None
+    # A little air around the words, so the frame does not cross their letters.
+    pad = 4.0
+    return {
+        "x": round(max(0.0, x0 * 1000 - pad), 1),
+        "y": round(max(0.0, y0 * 1000 - pad), 1),
+        "width": round((x1 - x0) * 1000 + 2 * pad, 1),
+        "height": round((y1 - y0) * 1000 + 2 * pad, 1),
+    }
