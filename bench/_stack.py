@@ -11,8 +11,12 @@ from arm_ka_devstack.postgres import EmbeddedPostgres
 
 
 @contextlib.contextmanager
-def local_stack(workdir: Path) -> Iterator[tuple[EmbeddedPostgres, NatsServer]]:
-    pg = EmbeddedPostgres(workdir / "pg")
+def local_stack(
+    workdir: Path, *, durable: bool = False
+) -> Iterator[tuple[EmbeddedPostgres, NatsServer]]:
+    """``durable``: fsync and synchronous commit on, as a bank runs it (a commit costs a
+    flush to disk); otherwise off, for benches of what happens between commits."""
+    pg = EmbeddedPostgres(workdir / "pg", fast=not durable)
     pg.start()
     server = NatsServer(workdir=workdir / "nats")
     try:

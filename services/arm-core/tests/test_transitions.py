@@ -167,7 +167,7 @@ def _event(
         case "timeout":
             return lambda: t.timeout(conn)
         case "mapped":
-            return lambda: t.mapped(conn, job_id, None)
+            return lambda: t.mapped(conn, [(job_id, None)])
         case "mapping_failed":
             return lambda: t.mapping_failed(conn, job_id, "не разобрать")
     raise AssertionError(event)

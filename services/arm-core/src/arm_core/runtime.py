@@ -83,7 +83,14 @@ def _exchange_loops(runtime: Runtime, nats: NatsLink) -> None:
         batch_size=settings.outbox_batch_size,
     )
     watchdog = Watchdog(runtime.pool, runtime.metrics, runtime.transitions)
-    mapping = Mapping(runtime.pool, runtime.storage, runtime.metrics, runtime.transitions)
+    mapping = Mapping(
+        runtime.pool,
+        runtime.storage,
+        runtime.metrics,
+        runtime.transitions,
+        batch_size=settings.mapping_batch_size,
+        batch_bytes=settings.mapping_batch_bytes,
+    )
     outbox_loop = supervisor.add("outbox", outbox.run_pass, settings.outbox_poll_seconds)
     # A republish is due ack_timeout after a publish; checking a few times per timeout keeps
     # the delay small without scanning constantly.

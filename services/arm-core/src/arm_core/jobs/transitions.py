@@ -282,15 +282,16 @@ SELECT j.id AS job_id, j.file_id, j.attempt, j.status, o.bucket, o.key
 
 MAPPED = f"""
 WITH job AS (
-    UPDATE recognition_job
-       SET group_schema = %(group_schema)s,
+    UPDATE recognition_job j
+       SET group_schema = p.group_schema,
            mapped_at = now()
-     WHERE id = %(job_id)s
-       AND status IN ('done', 'needs_check')
-       AND mapped_at IS NULL
-    RETURNING id, file_id, status
+      FROM unnest(%(ids)s::uuid[], %(group_schemas)s::text[]) AS p(id, group_schema)
+     WHERE j.id = p.id
+       AND j.status IN ('done', 'needs_check')
+       AND j.mapped_at IS NULL
+    RETURNING j.id, j.file_id, j.status
 ), {_file_follows(_MAPPED_FILE)}
-SELECT job.id, EXISTS (SELECT 1 FROM file) AS file_moved
+SELECT job.id, EXISTS (SELECT 1 FROM file WHERE file.id = job.file_id) AS file_moved
   FROM job
 """
 
@@ -539,10 +540,16 @@ class Transitions:
         return await (await conn.execute(CLAIM_UNMAPPED, {"limit": limit})).fetchall()
 
     async def mapped(
-        self, conn: Connection, job_id: uuid.UUID, group_schema: str | None
-    ) -> Outcome:
-        params = {"job_id": job_id, "group_schema": group_schema}
-        return await self._one(conn, "mapped", MAPPED, params, job_id)
+        self, conn: Connection, jobs: Sequence[tuple[uuid.UUID, str | None]]
+    ) -> list[uuid.UUID]:
+        """Jobs whose documents were written, each with its result's group schema: mapped,
+        their files ``RECOGNIZED`` or ``NEEDS_CHECK``."""
+        params = {
+            "ids": [job_id for job_id, _ in jobs],
+            "group_schemas": [schema for _, schema in jobs],
+        }
+        rows, _ = await self._run(conn, "mapped", MAPPED, params, [job_id for job_id, _ in jobs])
+        return [row["id"] for row in rows]
 
     async def mapping_failed(self, conn: Connection, job_id: uuid.UUID, reason: str) -> Outcome:
         params = {"job_id": job_id, "reason": reason}

@@ -1,11 +1,13 @@
-"""Writing the documents of a result file: one COPY per table, so a 100,000-row trial balance
-is cheap. Amounts become ``numeric``, locators, totals and warnings ``jsonb`` in the contract's
-2.x form (a 1.x warning is stored as its ``LEGACY_WARNING`` structure)."""
+"""Writing the documents of result files: one COPY per table for a whole batch of jobs, so a
+100,000-row trial balance, or a thousand small ones, is cheap. Amounts become ``numeric``,
+locators, totals and warnings ``jsonb`` in the contract's 2.x form (a 1.x warning is stored
+as its ``LEGACY_WARNING`` structure)."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from psycopg.types.json import Jsonb
@@ -22,23 +24,16 @@ from recognition_contract import (
     warnings_to_wire,
 )
 
-INSERT_DOCUMENT = """
-INSERT INTO document (id, job_id, file_id, position, kind, variant, title, organisation_name,
-                      organisation_tax_id, period_from, period_to, period_text, currency, unit,
-                      account_code, account_name, confidence, warnings, locator, totals)
-VALUES (%(id)s, %(job_id)s, %(file_id)s, %(position)s, %(kind)s, %(variant)s, %(title)s,
-        %(organisation_name)s, %(organisation_tax_id)s, %(period_from)s, %(period_to)s,
-        %(period_text)s, %(currency)s, %(unit)s, %(account_code)s, %(account_name)s,
-        %(confidence)s, %(warnings)s, %(locator)s, %(totals)s)
+COPY_DOCUMENTS = """
+COPY document (id, job_id, file_id, position, kind, variant, title, organisation_name,
+               organisation_tax_id, period_from, period_to, period_text, currency, unit,
+               account_code, account_name, confidence, warnings, locator, totals) FROM STDIN
 """
 
-INSERT_HEADER = """
-INSERT INTO statement_header (document_id, bank_name, bank_bic, account, currency, holder_name,
-                              holder_tax_id, period_from, period_to, period_text,
-                              opening_balance, closing_balance, total_debit, total_credit)
-VALUES (%(document_id)s, %(bank_name)s, %(bank_bic)s, %(account)s, %(currency)s,
-        %(holder_name)s, %(holder_tax_id)s, %(period_from)s, %(period_to)s, %(period_text)s,
-        %(opening_balance)s, %(closing_balance)s, %(total_debit)s, %(total_credit)s)
+COPY_HEADERS = """
+COPY statement_header (document_id, bank_name, bank_bic, account, currency, holder_name,
+                       holder_tax_id, period_from, period_to, period_text,
+                       opening_balance, closing_balance, total_debit, total_credit) FROM STDIN
 """
 
 COPY_ROWS = """
@@ -102,74 +97,94 @@ def _columns(doc: Document) -> dict[str, object]:
     }
 
 
-async def write_documents(
-    conn: Connection, job_id: uuid.UUID, file_id: uuid.UUID, documents: Sequence[Document]
-) -> None:
-    for position, doc in enumerate(documents):
-        document_id = uuid.uuid4()
-        await conn.execute(
-            INSERT_DOCUMENT,
-            {
-                "id": document_id,
-                "job_id": job_id,
-                "file_id": file_id,
-                "position": position,
-                **_columns(doc),
-                "confidence": _confidence(doc.confidence),
-                "warnings": Jsonb(warnings_to_wire(doc.warnings, 2)),
-                "locator": Jsonb(locator_to_wire(doc.locator)),
-            },
-        )
-        if isinstance(doc, Statement):
-            await _write_statement(conn, document_id, doc)
-        elif doc.rows:
-            async with conn.cursor().copy(COPY_ROWS) as copy:
-                for index, row in enumerate(doc.rows):
-                    await copy.write_row(
-                        (
-                            document_id, index, row.id, row.parent, row.kind, row.level,
-                            row.code, row.name, amount(row.opening_debit),
-                            amount(row.opening_credit), amount(row.turnover_debit),
-                            amount(row.turnover_credit), amount(row.closing_debit),
-                            amount(row.closing_credit), _confidence(row.confidence),
-                            Jsonb(locator_to_wire(row.locator)),
-                        )
-                    )  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class JobDocuments:
+    """The documents of one job's result, to be written."""
+
+    job_id: uuid.UUID
+    file_id: uuid.UUID
+    documents: Sequence[Document]
 
 
-async def _write_statement(conn: Connection, document_id: uuid.UUID, doc: Statement) -> None:
-    header = doc.header
-    await conn.execute(
-        INSERT_HEADER,
-        {
-            "document_id": document_id,
-            "bank_name": header.bank_name,
-            "bank_bic": header.bank_bic,
-            "account": header.account,
-            "currency": header.currency,
-            "holder_name": header.holder_name,
-            "holder_tax_id": header.holder_tax_id,
-            **_period(header.period),
-            "opening_balance": amount(header.opening_balance),
-            "closing_balance": amount(header.closing_balance),
-            "total_debit": amount(header.total_debit),
-            "total_credit": amount(header.total_credit),
-        },
-    )
-    if not doc.transactions:
+async def write_documents(conn: Connection, jobs: Sequence[JobDocuments]) -> None:
+    """Every document of ``jobs``, with their rows, headers and transactions: one COPY per
+    table however many jobs and documents there are."""
+    documents: list[tuple[object, ...]] = []
+    headers: list[tuple[object, ...]] = []
+    trial_balances: list[tuple[uuid.UUID, TrialBalance]] = []
+    statements: list[tuple[uuid.UUID, Statement]] = []
+    for job in jobs:
+        for position, doc in enumerate(job.documents):
+            document_id = uuid.uuid4()
+            columns = _columns(doc)
+            documents.append(
+                (
+                    document_id, job.job_id, job.file_id, position, columns["kind"],
+                    columns["variant"], columns["title"], columns["organisation_name"],
+                    columns["organisation_tax_id"], columns["period_from"],
+                    columns["period_to"], columns["period_text"], columns["currency"],
+                    columns["unit"], columns["account_code"], columns["account_name"],
+                    _confidence(doc.confidence), Jsonb(warnings_to_wire(doc.warnings, 2)),
+                    Jsonb(locator_to_wire(doc.locator)), columns["totals"],
+                )
+            )  # fmt: skip
+            if isinstance(doc, Statement):
+                headers.append(_header(document_id, doc))
+                statements.append((document_id, doc))
+            else:
+                trial_balances.append((document_id, doc))
+    await _copy(conn, COPY_DOCUMENTS, documents)
+    await _copy(conn, COPY_HEADERS, headers)
+    await _copy(conn, COPY_ROWS, _rows(trial_balances))
+    await _copy(conn, COPY_TRANSACTIONS, _transactions(statements))
+
+
+async def _copy(conn: Connection, statement: str, rows: Iterable[tuple[object, ...]]) -> None:
+    iterator = iter(rows)
+    first = next(iterator, None)
+    if first is None:
         return
-    async with conn.cursor().copy(COPY_TRANSACTIONS) as copy:
+    async with conn.cursor().copy(statement) as copy:
+        await copy.write_row(first)
+        for row in iterator:
+            await copy.write_row(row)
+
+
+def _header(document_id: uuid.UUID, doc: Statement) -> tuple[object, ...]:
+    header = doc.header
+    period = _period(header.period)
+    return (
+        document_id, header.bank_name, header.bank_bic, header.account, header.currency,
+        header.holder_name, header.holder_tax_id, period["period_from"], period["period_to"],
+        period["period_text"], amount(header.opening_balance), amount(header.closing_balance),
+        amount(header.total_debit), amount(header.total_credit),
+    )  # fmt: skip
+
+
+def _rows(documents: Sequence[tuple[uuid.UUID, TrialBalance]]) -> Iterator[tuple[object, ...]]:
+    for document_id, doc in documents:
+        for index, row in enumerate(doc.rows):
+            yield (
+                document_id, index, row.id, row.parent, row.kind, row.level,
+                row.code, row.name, amount(row.opening_debit),
+                amount(row.opening_credit), amount(row.turnover_debit),
+                amount(row.turnover_credit), amount(row.closing_debit),
+                amount(row.closing_credit), _confidence(row.confidence),
+                Jsonb(locator_to_wire(row.locator)),
+            )  # fmt: skip
+
+
+def _transactions(documents: Sequence[tuple[uuid.UUID, Statement]]) -> Iterator[tuple[object, ...]]:
+    for document_id, doc in documents:
         for index, line in enumerate(doc.transactions):
             equivalents = line.equivalents
-            await copy.write_row(
-                (
-                    document_id, index, line.date, line.number, amount(line.debit),
-                    amount(line.credit),
-                    amount(equivalents.debit) if equivalents else None,
-                    amount(equivalents.credit) if equivalents else None,
-                    line.counterparty_name, line.counterparty_tax_id,
-                    line.counterparty_account, line.counterparty_bank,
-                    line.counterparty_bank_bic, line.purpose, _confidence(line.confidence),
-                    Jsonb(locator_to_wire(line.locator)),
-                )
+            yield (
+                document_id, index, line.date, line.number, amount(line.debit),
+                amount(line.credit),
+                amount(equivalents.debit) if equivalents else None,
+                amount(equivalents.credit) if equivalents else None,
+                line.counterparty_name, line.counterparty_tax_id,
+                line.counterparty_account, line.counterparty_bank,
+                line.counterparty_bank_bic, line.purpose, _confidence(line.confidence),
+                Jsonb(locator_to_wire(line.locator)),
             )  # fmt: skip

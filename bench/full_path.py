@@ -1,0 +1,325 @@
+"""The whole path through mapping, with arm-core, a stub service, PostgreSQL and nats-server
+each a process of its own, and real file storage:
+
+    queued -> published -> processing -> done -> mapped (documents written, file RECOGNIZED)
+
+N files are registered with their jobs in one statement; the stub acks each request at once
+and answers ``done`` with a small valid trial balance written to storage; arm-core maps it.
+Printed: jobs/s end to end, p50/p90/p99 of each stage, CPU seconds per 1,000 jobs of each
+process (PostgreSQL: every backend), peak and final RSS. Batches run one after another in the
+same database, so the cost's growth with history shows; ``--history`` first adds that many
+finished, mapped files (with a document each) in bulk.
+
+    python -m bench full_path                      # 10,000 jobs, durable PostgreSQL
+    python -m bench.full_path --jobs 100000 --batches 2 --history 1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+import psycopg
+
+from arm_core.db.migrate import upgrade
+from arm_core.settings import CoreSettings
+from arm_ka_devstack.postgres import EmbeddedPostgres
+from arm_ka_devstack.processes import Child, free_port, venv_command
+from bench._stack import local_stack
+from bench._stub import READY
+
+JOBS = 10_000
+SAMPLE_SECONDS = 0.5
+START_SECONDS = 60.0
+
+
+REGISTER = """
+WITH o AS (
+    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
+    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
+      FROM generate_series(1, %(n)s)
+    RETURNING id
+), f AS (
+    INSERT INTO stored_file (id, original_name, file_type, s3_object_id, current_recognition_job_id)
+    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid() FROM o
+    RETURNING id, current_recognition_job_id
+)
+INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
+SELECT current_recognition_job_id, id, 'tabular', 1, 3, %(status)s FROM f
+"""
+
+# History: files recognised long ago, with their mapped jobs and a document each.
+HISTORY = """
+WITH f AS (
+    UPDATE stored_file SET status = 'RECOGNIZED'
+     WHERE id IN (SELECT file_id FROM recognition_job WHERE status = 'history')
+    RETURNING id, current_recognition_job_id
+), j AS (
+    UPDATE recognition_job
+       SET status = 'done', published_at = now(), started_at = now(), finished_at = now(),
+           mapped_at = now(), group_schema = 'osv-general'
+     WHERE status = 'history'
+    RETURNING id, file_id
+)
+INSERT INTO document (id, job_id, file_id, position, kind, variant, warnings, locator, totals)
+SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', '[]', '{}', NULL FROM j
+"""
+
+STAGES = """
+SELECT stage,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50,
+       percentile_cont(0.9) WITHIN GROUP (ORDER BY ms) AS p90,
+       percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
+  FROM recognition_job j,
+       LATERAL (VALUES
+           (1, 'queued -> published', j.published_at - j.requested_at),
+           (2, 'published -> processing', j.started_at - j.published_at),
+           (3, 'processing -> done', j.finished_at - j.started_at),
+           (4, 'done -> mapped', j.mapped_at - j.finished_at),
+           (5, 'queued -> mapped', j.mapped_at - j.requested_at)
+       ) AS s(n, stage, took),
+       LATERAL (SELECT extract(epoch FROM took) * 1000 AS ms) AS m
+ WHERE j.requested_at >= %(since)s
+ GROUP BY n, stage
+ ORDER BY n
+"""
+
+
+@dataclass
+class Usage:
+    """CPU seconds and resident memory of one process (or of a PostgreSQL and its backends)."""
+
+    cpu_start: float = 0.0
+    cpu: float = 0.0
+    rss_peak: int = 0
+    rss: int = 0
+    rss_samples: list[int] = field(default_factory=list)
+
+
+def _cpu_and_rss(pids: list[int], reaped_of: int | None) -> tuple[float, int]:
+    cpu, rss = 0.0, 0
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            process = psutil.Process(pid)
+            times = process.cpu_times()
+            cpu += times.user + times.system
+            rss += process.memory_info().rss
+    if reaped_of is not None:
+        # Backends that ended are counted in their postmaster's children times.
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            times = psutil.Process(reaped_of).cpu_times()
+            cpu += times.children_user + times.children_system
+    return cpu, rss
+
+
+class Watched:
+    """The processes of the run, sampled: each name's pids, and the postmaster's reaped."""
+
+    def __init__(self, processes: dict[str, int], postmaster: int) -> None:
+        self.processes = processes
+        self.postmaster = postmaster
+        self.usage = {name: Usage() for name in [*processes, "postgres"]}
+
+    def _pids(self, name: str) -> tuple[list[int], int | None]:
+        if name == "postgres":
+            root = psutil.Process(self.postmaster)
+            return [self.postmaster, *(c.pid for c in root.children())], self.postmaster
+        return [self.processes[name]], None
+
+    def sample(self, *, start: bool = False) -> None:
+        for name, usage in self.usage.items():
+            cpu, rss = _cpu_and_rss(*self._pids(name))
+            if start:
+                usage.cpu_start = cpu
+                usage.rss_peak = rss
+            usage.cpu = cpu - usage.cpu_start
+            usage.rss = rss
+            usage.rss_peak = max(usage.rss_peak, rss)
+            usage.rss_samples.append(rss)
+
+
+def _postmaster(pg: EmbeddedPostgres) -> int:
+    return int((pg.datadir / "postmaster.pid").read_text().split()[0])
+
+
+def _wait_for_line(path: Path, line: str, child: Child) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if not child.running():
+            raise RuntimeError(f"{child.name} exited: see {path}")
+        if path.exists() and line in path.read_text(errors="replace"):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{child.name} did not start in {START_SECONDS:.0f} s: see {path}")
+
+
+def _wait_healthy(url: str, child: Child, log: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if not child.running():
+            raise RuntimeError(f"arm-core exited: see {log}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/healthcheck", timeout=1.0).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"arm-core was not healthy in {START_SECONDS:.0f} s: see {log}")
+
+
+@contextlib.contextmanager
+def system(workdir: Path) -> Iterator[tuple[str, Watched]]:
+    """PostgreSQL (durable), nats-server, the stub and arm-core, started and ready."""
+    with local_stack(workdir, durable=True) as (pg, server):
+        dsn = pg.ensure_database("arm_ka")
+        upgrade(dsn)
+        storage_url = f"file://{workdir / 'storage'}"
+        settings = CoreSettings(database_url=dsn, nats_url=server.url, storage_url=storage_url)  # type: ignore[arg-type]
+        subjects = settings.subjects
+        logs = workdir / "logs"
+        logs.mkdir()
+        stub = Child(
+            "stub",
+            [
+                sys.executable,
+                "-m",
+                "bench._stub",
+                server.url,
+                storage_url,
+                settings.storage_bucket,
+                subjects.tabular_request,
+                subjects.result,
+            ],
+            log_path=logs / "stub.log",
+        )
+        port = free_port()
+        own = ("OPENBAO__", "DATABASE_", "NATS_", "STORAGE_", "S3_", "HTTP_", "LOG_", "MAPPING_")
+        env = {k: v for k, v in os.environ.items() if not k.upper().startswith(own)}
+        env.update(
+            DATABASE_URL=dsn,
+            NATS_URL=server.url,
+            STORAGE_URL=storage_url,
+            HTTP_PORT=str(port),
+            LOG_JSON="true",
+            DEBUG="true",
+        )
+        core = Child("arm-core", [venv_command("arm-core")], env=env, log_path=logs / "core.log")
+        try:
+            _wait_for_line(logs / "stub.log", READY, stub)
+            _wait_healthy(f"http://127.0.0.1:{port}", core, logs / "core.log")
+            nats_pid = server.pid
+            assert nats_pid is not None
+            watched = Watched(
+                {"arm-core": core.pid, "stub": stub.pid, "nats-server": nats_pid},
+                _postmaster(pg),
+            )
+            yield dsn, watched
+        finally:
+            core.stop()
+            stub.stop()
+
+
+def _history(dsn: str, count: int) -> None:
+    step = 100_000
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("ALTER TABLE recognition_job DISABLE TRIGGER recognition_job_queued")
+        try:
+            for done in range(0, count, step):
+                with conn.transaction():
+                    conn.execute(REGISTER, {"n": min(step, count - done), "status": "history"})
+                    conn.execute(HISTORY)
+        finally:
+            conn.execute("ALTER TABLE recognition_job ENABLE TRIGGER recognition_job_queued")
+        conn.execute("VACUUM ANALYZE")
+
+
+def batch(dsn: str, watched: Watched, jobs: int) -> float:
+    """Register ``jobs`` files and wait for every one to be RECOGNIZED; print the figures."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        before = conn.execute(
+            "SELECT count(*) FROM stored_file WHERE status = 'RECOGNIZED'"
+        ).fetchone()[0]  # type: ignore[index]
+        since = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+        watched.sample(start=True)
+        started = time.perf_counter()
+        conn.execute(REGISTER, {"n": jobs, "status": "queued"})
+        target = before + jobs
+        while True:
+            time.sleep(SAMPLE_SECONDS)
+            watched.sample()
+            done = conn.execute(
+                "SELECT count(*) FROM stored_file WHERE status = 'RECOGNIZED'"
+            ).fetchone()[0]  # type: ignore[index]
+            if done >= target:
+                break
+        elapsed = time.perf_counter() - started
+        watched.sample()
+        stages = conn.execute(STAGES, {"since": since}).fetchall()
+    rate = jobs / elapsed
+    print(f"{jobs:,} jobs through mapping: {elapsed:.1f} s, {rate:,.0f} jobs/s")
+    for _, stage, p50, p90, p99 in ((None, *row) for row in stages):
+        print(f"  {stage:<24} p50 {p50:8.1f} ms  p90 {p90:8.1f} ms  p99 {p99:8.1f} ms")
+    for name, usage in watched.usage.items():
+        per_thousand = usage.cpu / jobs * 1000
+        print(
+            f"  {name:<12} {per_thousand:6.2f} CPU s / 1,000 jobs;"
+            f" RSS peak {usage.rss_peak / 2**20:7.1f} MiB, at the end {usage.rss / 2**20:7.1f} MiB"
+        )
+    return rate
+
+
+@contextlib.contextmanager
+def profiled(pid: int, out: Path | None) -> Iterator[None]:
+    """py-spy samples the process into ``out`` (collapsed stacks) while the block runs."""
+    if out is None:
+        yield
+        return
+    spy = Child(
+        "py-spy",
+        [venv_command("py-spy"), "record", "--pid", str(pid), "--format", "raw", "-o", str(out)],
+        log_path=out.with_suffix(".log"),
+    )
+    try:
+        yield
+    finally:
+        spy.stop(sig=signal.SIGINT, timeout=30)
+        print(f"profile of arm-core: {out}")
+
+
+def run(
+    workdir: Path, jobs: int, batches: int, history: int, profile: Path | None = None
+) -> list[float]:
+    with system(workdir) as (dsn, watched):
+        if history:
+            started = time.perf_counter()
+            _history(dsn, history)
+            print(
+                f"history: {history:,} mapped files added in {time.perf_counter() - started:.0f} s"
+            )
+        with profiled(watched.processes["arm-core"], profile):
+            return [batch(dsn, watched, jobs) for _ in range(batches)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.full_path")
+    parser.add_argument("--jobs", type=int, default=JOBS)
+    parser.add_argument("--batches", type=int, default=2)
+    parser.add_argument("--history", type=int, default=0)
+    parser.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of arm-core")
+    args = parser.parse_args(argv if argv is not None else [])
+    profile = args.profile.resolve() if args.profile else None
+    with tempfile.TemporaryDirectory(prefix="bench-full-path-") as workdir:
+        rates = run(Path(workdir), args.jobs, args.batches, args.history, profile)
+    print("batches: " + ", ".join(f"{rate:,.0f}" for rate in rates) + " jobs/s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
