@@ -20,6 +20,8 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from typing import Any
+from uuid import UUID
 
 from nats.aio.msg import Msg
 
@@ -38,6 +40,8 @@ Command = AckJob | ApplyResult
 # a moment of its return, long enough not to spin.
 _RETRY_FIRST = 0.1
 _RETRY_MAX = 1.0
+# Envelopes applied in one transaction at most: a batch's statements grow with it.
+BATCH = 500
 # A try waits this long for a connection: while the database is away the pool has none to
 # give, and a short wait lets the next try ask again (which is what makes the pool reconnect).
 _CONNECT_TIMEOUT = 2.0
@@ -124,49 +128,109 @@ class Inbox:
         self._metrics.inbox_held.set(self._held)
 
     async def _work(self, queue: asyncio.Queue[tuple[Command, float] | None]) -> None:
+        """Take what the queue holds, up to a batch, and apply it together."""
         while (item := await queue.get()) is not None:
+            batch = [item]
+            ended = False
+            while len(batch) < BATCH:
+                try:
+                    more = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    break
+                if more is None:
+                    ended = True
+                    break
+                batch.append(more)
             try:
-                await self.apply(*item)
+                await self.apply_batch(batch)
             finally:
-                self._hold(-1)
+                self._hold(-len(batch))
+            if ended:
+                return
 
     async def apply(self, command: Command, hold_until: float | None = None) -> None:
         """Apply one command, holding it while the database is away; never raises."""
         if hold_until is None:
             hold_until = time.monotonic() + self._hold_seconds
-        ids = {"job_id": str(command.job_id), "file_id": str(command.file_id)}
+        await self.apply_batch([(command, hold_until)])
+
+    async def apply_batch(self, batch: list[tuple[Command, float]]) -> None:
+        """Apply commands together, each held while the database is away until its own
+        ``hold_until``; never raises. A batch that fails for another reason is applied one
+        command at a time, so that only the command at fault is lost (and logged)."""
+        pending = batch
         pause = _RETRY_FIRST
         tries = 0
-        while True:
+        while pending:
             tries += 1
-            wait = max(0.05, min(_CONNECT_TIMEOUT, hold_until - time.monotonic()))
+            latest = max(hold_until for _, hold_until in pending)
+            wait = max(0.05, min(_CONNECT_TIMEOUT, latest - time.monotonic()))
             try:
-                if isinstance(command, AckJob):
-                    await self.apply_ack(command, connect_timeout=wait)
-                else:
-                    await self.apply_result(command, connect_timeout=wait)
+                await self._apply_all([command for command, _ in pending], connect_timeout=wait)
             except Exception as exc:
                 if not database_unavailable(exc):
-                    log.exception("inbox_message_failed", **ids)
+                    if len(pending) > 1:
+                        for item in pending:
+                            await self.apply_batch([item])
+                    else:
+                        log.exception("inbox_message_failed", **_ids(pending[0][0]))
                     return
-                if time.monotonic() + pause > hold_until:
-                    log.error("inbox_message_expired", tries=tries, **ids)
+                now = time.monotonic()
+                for command, hold_until in pending:
+                    if now + pause > hold_until:
+                        log.error("inbox_message_expired", tries=tries, **_ids(command))
+                pending = [
+                    (c, hold_until) for c, hold_until in pending if now + pause <= hold_until
+                ]
+                if not pending:
                     return
                 self._metrics.inbox_retries.inc()
                 if tries == 1:
-                    log.warning("inbox_database_unavailable", error=type(exc).__name__, **ids)
+                    log.warning(
+                        "inbox_database_unavailable",
+                        error=type(exc).__name__,
+                        messages=len(pending),
+                        **_ids(pending[0][0]),
+                    )
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, _RETRY_MAX)
             else:
                 if tries > 1:
-                    log.info("inbox_message_applied_after_outage", tries=tries, **ids)
+                    log.info(
+                        "inbox_messages_applied_after_outage", tries=tries, messages=len(pending)
+                    )
                 return
 
-    async def apply_ack(self, ack: AckJob, *, connect_timeout: float = _CONNECT_TIMEOUT) -> str:
+    async def _apply_all(
+        self, commands: list[Command], *, connect_timeout: float = _CONNECT_TIMEOUT
+    ) -> None:
+        """In one transaction, round by round: a round holds at most one ack and one result
+        of each job, its acks applied before its results (a service acks before it answers);
+        a job's second message of a kind goes to the next round, after its first."""
+        outcomes: list[tuple[Command, Outcome]] = []
         async with self._pool.connection(timeout=connect_timeout) as conn:
-            moved = await self._transitions.ack(conn, ack)
+            for acks, results in _rounds(commands):
+                if acks:
+                    moved = await self._transitions.acks(conn, acks)
+                    outcomes += [(ack, moved[ack.job_id]) for ack in acks]
+                if results:
+                    applied = await self._transitions.results(
+                        conn, [(r, r.msg_id, _recorded_metrics(r)) for r in results]
+                    )
+                    outcomes += [(result, applied[result.job_id]) for result in results]
+        finished = False
+        for command, outcome in outcomes:
+            if isinstance(command, AckJob):
+                self._acked(command, outcome)
+            else:
+                finished |= self._answered(command, outcome) and command.status != "error"
+        if finished:
+            for wake in self.mapping_wakers:
+                wake()
+
+    def _acked(self, ack: AckJob, moved: Outcome) -> str:
         outcome = _ack_outcome(moved, ack)
-        ids = {"job_id": str(ack.job_id), "file_id": str(ack.file_id)}
+        ids = _ids(ack)
         if isinstance(moved, Moved):
             log.info(
                 "job_acked",
@@ -185,18 +249,9 @@ class Inbox:
         self._metrics.acks.labels(outcome).inc()
         return outcome
 
-    async def apply_result(
-        self, result: ApplyResult, *, connect_timeout: float = _CONNECT_TIMEOUT
-    ) -> str:
-        ids = {"job_id": str(result.job_id), "file_id": str(result.file_id)}
-        metrics = dict(result.metrics)
-        metrics["warnings"] = warnings_to_wire(result.warnings, 2)
-        if result.raw_key is not None:
-            metrics["raw_s3_key"] = result.raw_key
-        async with self._pool.connection(timeout=connect_timeout) as conn:
-            moved = await self._transitions.result(
-                conn, result, msg_id=result.msg_id, metrics=metrics
-            )
+    def _answered(self, result: ApplyResult, moved: Outcome) -> bool:
+        """Log and count a result's outcome; tell whether it applied."""
+        ids = _ids(result)
         outcome = _result_outcome(moved, result)
         self._metrics.results.labels(outcome).inc()
         if not isinstance(moved, Moved):
@@ -208,7 +263,7 @@ class Inbox:
                 attempt=moved.attempt if moved else None,
                 **ids,
             )
-            return outcome
+            return False
         log.info(
             "result_applied",
             status=result.status,
@@ -218,10 +273,40 @@ class Inbox:
             file_moved=moved.file_moved,
             **ids,
         )
-        if result.status != "error":
-            for wake in self.mapping_wakers:
-                wake()
-        return outcome
+        return True
+
+
+def _ids(command: Command) -> dict[str, str]:
+    return {"job_id": str(command.job_id), "file_id": str(command.file_id)}
+
+
+def _recorded_metrics(result: ApplyResult) -> dict[str, Any]:
+    """What a result records in its job's ``metrics``: the service's figures, its warnings,
+    the key of its raw output."""
+    metrics = dict(result.metrics)
+    metrics["warnings"] = warnings_to_wire(result.warnings, 2)
+    if result.raw_key is not None:
+        metrics["raw_s3_key"] = result.raw_key
+    return metrics
+
+
+def _rounds(commands: list[Command]) -> list[tuple[list[AckJob], list[ApplyResult]]]:
+    rounds: list[tuple[list[AckJob], list[ApplyResult]]] = []
+    seen: list[tuple[set[UUID], set[UUID]]] = []
+    for command in commands:
+        kind = 0 if isinstance(command, AckJob) else 1
+        index = 0
+        while index < len(rounds) and command.job_id in seen[index][kind]:
+            index += 1
+        if index == len(rounds):
+            rounds.append(([], []))
+            seen.append((set(), set()))
+        seen[index][kind].add(command.job_id)
+        if isinstance(command, AckJob):
+            rounds[index][0].append(command)
+        else:
+            rounds[index][1].append(command)
+    return rounds
 
 
 def _ack_outcome(moved: Outcome, ack: AckJob) -> str:

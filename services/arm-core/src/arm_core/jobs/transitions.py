@@ -69,9 +69,9 @@ def _failed(code: str, message: str) -> str:
            error_message = '{message}'"""
 
 
-_RESULT_FILE = """status = CASE WHEN %(status)s = 'error' THEN 'ERROR' ELSE 'PROCESSING' END,
-           error_code = CASE WHEN %(status)s = 'error' THEN %(error_code)s END,
-           error_message = CASE WHEN %(status)s = 'error' THEN %(error_message)s END"""
+_RESULT_FILE = """status = CASE WHEN job.status = 'error' THEN 'ERROR' ELSE 'PROCESSING' END,
+           error_code = CASE WHEN job.status = 'error' THEN job.error_code END,
+           error_message = CASE WHEN job.status = 'error' THEN job.error_message END"""
 _MAPPED_FILE = """status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'NEEDS_CHECK' END,
            mapping_error = NULL"""
 
@@ -186,68 +186,84 @@ WITH job AS (
 SELECT id, file_id, attempt, republish_count FROM job
 """
 
+# Acks and results come in batches (one row of the ``unnest`` per message, one message per
+# job in a batch): each row is guarded on its own.
 ACK = f"""
 WITH job AS (
-    UPDATE recognition_job
+    UPDATE recognition_job j
        SET status = 'processing',
            started_at = now(),
-           service_name = %(service_name)s,
-           service_version = %(service_version)s
-     WHERE id = %(job_id)s
-       AND file_id = %(file_id)s
-       AND status = 'published'
-    RETURNING id, file_id, attempt
+           service_name = p.service_name,
+           service_version = p.service_version
+      FROM unnest(%(ids)s::uuid[], %(file_ids)s::uuid[], %(service_names)s::text[],
+                  %(service_versions)s::text[]) AS p(id, file_id, service_name, service_version)
+     WHERE j.id = p.id
+       AND j.file_id = p.file_id
+       AND j.status = 'published'
+    RETURNING j.id, j.file_id, j.attempt
 ), {_file_follows("status = 'PROCESSING'")}
-SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
+SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file WHERE file.id = job.file_id) AS file_moved
   FROM job
 """
 
 # The result objects are registered only when the result applies, in the same statement, so
 # a duplicate or late result changes neither the job nor ``s3_object``.
 RESULT = f"""
-WITH target AS (
-    SELECT id
-      FROM recognition_job
-     WHERE id = %(job_id)s
-       AND file_id = %(file_id)s
-       AND status IN ('queued', 'published', 'processing')
-       FOR UPDATE
+WITH p AS (
+    SELECT *
+      FROM unnest(%(ids)s::uuid[], %(file_ids)s::uuid[], %(statuses)s::text[],
+                  %(service_names)s::text[], %(service_versions)s::text[],
+                  %(statements_versions)s::text[], %(metrics)s::jsonb[],
+                  %(error_codes)s::text[], %(error_messages)s::text[],
+                  %(result_schema_versions)s::text[], %(buckets)s::text[], %(keys)s::text[],
+                  %(raw_keys)s::text[], %(msg_ids)s::text[])
+           AS p(id, file_id, status, service_name, service_version, statements_version,
+                metrics, error_code, error_message, result_schema_version, bucket, key,
+                raw_key, msg_id)
+), target AS (
+    SELECT j.id
+      FROM recognition_job j
+      JOIN p ON p.id = j.id AND p.file_id = j.file_id
+     WHERE j.status IN ('queued', 'published', 'processing')
+     ORDER BY j.id
+       FOR UPDATE OF j
 ), result_object AS (
     INSERT INTO s3_object (bucket, key, bucket_role, content_type, created_by)
-    SELECT %(bucket)s, %(key)s, 'results', 'application/json', %(service_name)s
-      FROM target
-     WHERE %(key)s::text IS NOT NULL
+    SELECT p.bucket, p.key, 'results', 'application/json', p.service_name
+      FROM p JOIN target USING (id)
+     WHERE p.key IS NOT NULL
     ON CONFLICT (bucket, key) DO UPDATE SET bucket = EXCLUDED.bucket
-    RETURNING id
+    RETURNING id, bucket, key
 ), raw_object AS (
     INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-    SELECT %(bucket)s, %(raw_key)s, 'raw', %(service_name)s
-      FROM target
-     WHERE %(raw_key)s::text IS NOT NULL
-       AND %(key)s::text IS NOT NULL
-       AND %(raw_key)s::text <> %(key)s::text
+    SELECT p.bucket, p.raw_key, 'raw', p.service_name
+      FROM p JOIN target USING (id)
+     WHERE p.raw_key IS NOT NULL
+       AND p.key IS NOT NULL
+       AND p.raw_key <> p.key
     ON CONFLICT (bucket, key) DO NOTHING
 ), job AS (
     UPDATE recognition_job j
-       SET status = %(status)s,
-           service_name = %(service_name)s,
-           service_version = %(service_version)s,
-           statements_version = %(statements_version)s,
+       SET status = p.status,
+           service_name = p.service_name,
+           service_version = p.service_version,
+           statements_version = p.statements_version,
            finished_at = now(),
-           metrics = j.metrics || %(metrics)s,
-           error_code = %(error_code)s,
-           error_message = %(error_message)s,
-           result_schema_version = %(result_schema_version)s,
-           result_s3_object_id = (SELECT id FROM result_object),
+           metrics = j.metrics || p.metrics,
+           error_code = p.error_code,
+           error_message = p.error_message,
+           result_schema_version = p.result_schema_version,
+           result_s3_object_id = o.id,
            -- A result sent without Nats-Msg-Id gets the id it should have carried
            -- (recognition_contract.result_msg_id), so that its duplicate is known too.
-           result_msg_id = coalesce(%(msg_id)s::text,
-                                    'result:' || j.id::text || ':' || j.attempt::text)
-      FROM target
-     WHERE j.id = target.id
-    RETURNING j.id, j.file_id, j.attempt
+           result_msg_id = coalesce(p.msg_id, 'result:' || j.id::text || ':' || j.attempt::text)
+      FROM p
+      JOIN target USING (id)
+      LEFT JOIN result_object o ON o.bucket = p.bucket AND o.key = p.key
+     WHERE j.id = p.id
+    RETURNING j.id, j.file_id, j.attempt, j.status, j.error_code, j.error_message
 ), {_file_follows(_RESULT_FILE)}
-SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file) AS file_moved
+SELECT job.id, job.attempt, EXISTS (SELECT 1 FROM file WHERE file.id = job.file_id) AS file_moved
   FROM job
 """
 
@@ -497,13 +513,17 @@ class Transitions:
     async def ack(self, conn: Connection, ack: AckJob) -> Outcome:
         """The job moves to ``processing``; on a miss, the job's actual state tells the
         caller what kind of ack it was."""
+        return (await self.acks(conn, [ack]))[ack.job_id]
+
+    async def acks(self, conn: Connection, acks: Sequence[AckJob]) -> dict[uuid.UUID, Outcome]:
+        """``ack`` for many jobs at once (one ack per job)."""
         params = {
-            "job_id": ack.job_id,
-            "file_id": ack.file_id,
-            "service_name": ack.service_name,
-            "service_version": ack.service_version,
+            "ids": [a.job_id for a in acks],
+            "file_ids": [a.file_id for a in acks],
+            "service_names": [a.service_name for a in acks],
+            "service_versions": [a.service_version for a in acks],
         }
-        return await self._one(conn, "ack", ACK, params, ack.job_id)
+        return await self._each(conn, "ack", ACK, params, [a.job_id for a in acks])
 
     async def result(
         self,
@@ -513,23 +533,31 @@ class Transitions:
         msg_id: str | None,
         metrics: dict[str, Any],
     ) -> Outcome:
+        return (await self.results(conn, [(result, msg_id, metrics)]))[result.job_id]
+
+    async def results(
+        self, conn: Connection, results: Sequence[tuple[ApplyResult, str | None, dict[str, Any]]]
+    ) -> dict[uuid.UUID, Outcome]:
+        """Results of many jobs at once (one per job), each with its message id and the
+        metrics to record."""
+        refs = [r.result for r, _, _ in results]
         params = {
-            "job_id": result.job_id,
-            "file_id": result.file_id,
-            "status": result.status,
-            "service_name": result.service_name,
-            "service_version": result.service_version,
-            "statements_version": result.statements_version,
-            "metrics": Jsonb(metrics),
-            "error_code": result.error_code,
-            "error_message": result.error_message,
-            "result_schema_version": result.result_schema_version,
-            "bucket": result.result.bucket if result.result is not None else None,
-            "key": result.result.key if result.result is not None else None,
-            "raw_key": result.raw_key,
-            "msg_id": msg_id,
+            "ids": [r.job_id for r, _, _ in results],
+            "file_ids": [r.file_id for r, _, _ in results],
+            "statuses": [r.status for r, _, _ in results],
+            "service_names": [r.service_name for r, _, _ in results],
+            "service_versions": [r.service_version for r, _, _ in results],
+            "statements_versions": [r.statements_version for r, _, _ in results],
+            "metrics": [Jsonb(metrics) for _, _, metrics in results],
+            "error_codes": [r.error_code for r, _, _ in results],
+            "error_messages": [r.error_message for r, _, _ in results],
+            "result_schema_versions": [r.result_schema_version for r, _, _ in results],
+            "buckets": [ref.bucket if ref is not None else None for ref in refs],
+            "keys": [ref.key if ref is not None else None for ref in refs],
+            "raw_keys": [r.raw_key for r, _, _ in results],
+            "msg_ids": [msg_id for _, msg_id, _ in results],
         }
-        return await self._one(conn, "result", RESULT, params, result.job_id)
+        return await self._each(conn, "result", RESULT, params, [r.job_id for r, _, _ in results])
 
     async def timeout(self, conn: Connection) -> list[dict[str, Any]]:
         rows = await (await conn.execute(TIMEOUT)).fetchall()
@@ -563,11 +591,27 @@ class Transitions:
         params: dict[str, Any],
         job_id: uuid.UUID,
     ) -> Outcome:
-        rows, missed = await self._run(conn, event, statement, params, [job_id])
-        if rows:
-            row = rows[0]
-            return Moved(job_id=row["id"], attempt=row.get("attempt"), file_moved=row["file_moved"])
-        return missed[0] if missed else None
+        return (await self._each(conn, event, statement, params, [job_id]))[job_id]
+
+    async def _each(
+        self,
+        conn: Connection,
+        event: Event,
+        statement: str,
+        params: dict[str, Any],
+        job_ids: Sequence[uuid.UUID],
+    ) -> dict[uuid.UUID, Outcome]:
+        """What the statement did to each job: moved, missed in the state it was in, or no
+        such job (None)."""
+        rows, missed = await self._run(conn, event, statement, params, job_ids)
+        outcomes: dict[uuid.UUID, Outcome] = dict.fromkeys(job_ids)
+        for state in missed:
+            outcomes[state.job_id] = state
+        for row in rows:
+            outcomes[row["id"]] = Moved(
+                job_id=row["id"], attempt=row.get("attempt"), file_moved=row["file_moved"]
+            )
+        return outcomes
 
     async def _run(
         self,
