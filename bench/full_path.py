@@ -71,8 +71,8 @@ WITH f AS (
      WHERE status = 'history'
     RETURNING id, file_id
 )
-INSERT INTO document (id, job_id, file_id, position, kind, variant, warnings, locator, totals)
-SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', '[]', '{}', NULL FROM j
+INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings, locator)
+SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{}' FROM j
 """
 
 STAGES = """

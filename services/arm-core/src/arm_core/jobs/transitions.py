@@ -283,17 +283,28 @@ SELECT job.id, job.file_id, job.attempt, (file.id IS NOT NULL) AS file_moved
 """
 
 # Finished current jobs not mapped yet, whatever their file's status: a file still UPLOADED
-# because its ack was lost or came after the result is mapped all the same.
+# because its ack was lost or came after the result is mapped all the same. The oldest are
+# taken from the partial index first and only then joined to their files, row by row: the
+# claim costs the same however many jobs and files the tables hold. (A finished job that is
+# no longer its file's current one cannot be unmapped: a retry replaces only a failed job or
+# one whose mapping failed, and a replaced job takes no result.)
 CLAIM_UNMAPPED = """
+WITH candidate AS MATERIALIZED (
+    SELECT id
+      FROM recognition_job
+     WHERE status IN ('done', 'needs_check')
+       AND mapped_at IS NULL
+     ORDER BY finished_at
+     LIMIT %(limit)s
+       FOR UPDATE SKIP LOCKED
+)
 SELECT j.id AS job_id, j.file_id, j.attempt, j.status, o.bucket, o.key
-  FROM recognition_job j
+  FROM candidate c
+  JOIN recognition_job j ON j.id = c.id
   JOIN stored_file f ON f.id = j.file_id AND f.current_recognition_job_id = j.id
   LEFT JOIN s3_object o ON o.id = j.result_s3_object_id
- WHERE j.status IN ('done', 'needs_check')
-   AND j.mapped_at IS NULL
  ORDER BY j.finished_at
- LIMIT %(limit)s
-   FOR UPDATE OF j, f SKIP LOCKED
+   FOR UPDATE OF f SKIP LOCKED
 """
 
 MAPPED = f"""
