@@ -10,7 +10,6 @@ import ast
 import importlib
 import inspect
 import re
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 
