@@ -107,13 +107,15 @@ class Usage:
 
 
 def _cpu_and_rss(pids: list[int], reaped_of: int | None) -> tuple[float, int]:
+    """CPU seconds and memory of the processes; memory as PSS, so that the shared memory of
+    PostgreSQL's backends is counted once, not once per backend."""
     cpu, rss = 0.0, 0
     for pid in pids:
         with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
             process = psutil.Process(pid)
             times = process.cpu_times()
             cpu += times.user + times.system
-            rss += process.memory_info().rss
+            rss += process.memory_full_info().pss
     if reaped_of is not None:
         # Backends that ended are counted in their postmaster's children times.
         with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
@@ -176,8 +178,9 @@ def _wait_healthy(url: str, child: Child, log: Path) -> None:
 
 
 @contextlib.contextmanager
-def system(workdir: Path) -> Iterator[tuple[str, Watched]]:
-    """PostgreSQL (durable), nats-server, the stub and arm-core, started and ready."""
+def system(workdir: Path) -> Iterator[tuple[EmbeddedPostgres, str, Watched]]:
+    """PostgreSQL (durable), nats-server, the stub and arm-core, started and ready: the
+    server, the core's database and the processes to watch."""
     with local_stack(workdir, durable=True) as (pg, server):
         dsn = pg.ensure_database("arm_ka")
         upgrade(dsn)
@@ -221,7 +224,7 @@ def system(workdir: Path) -> Iterator[tuple[str, Watched]]:
                 {"arm-core": core.pid, "stub": stub.pid, "nats-server": nats_pid},
                 _postmaster(pg),
             )
-            yield dsn, watched
+            yield pg, dsn, watched
         finally:
             core.stop()
             stub.stop()
@@ -271,7 +274,8 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
         per_thousand = usage.cpu / jobs * 1000
         print(
             f"  {name:<12} {per_thousand:6.2f} CPU s / 1,000 jobs;"
-            f" RSS peak {usage.rss_peak / 2**20:7.1f} MiB, at the end {usage.rss / 2**20:7.1f} MiB"
+            f" memory (PSS) peak {usage.rss_peak / 2**20:7.1f} MiB,"
+            f" at the end {usage.rss / 2**20:7.1f} MiB"
         )
     return rate
 
@@ -297,7 +301,7 @@ def profiled(pid: int, out: Path | None) -> Iterator[None]:
 def run(
     workdir: Path, jobs: int, batches: int, history: int, profile: Path | None = None
 ) -> list[float]:
-    with system(workdir) as (dsn, watched):
+    with system(workdir) as (_, dsn, watched):
         if history:
             started = time.perf_counter()
             _history(dsn, history)

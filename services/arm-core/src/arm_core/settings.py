@@ -24,7 +24,7 @@ class CoreSettings(PlatformSettings):
     database_pool_size: PositiveInt = 10
 
     outbox_poll_seconds: PositiveFloat = 5.0
-    outbox_batch_size: PositiveInt = 100
+    outbox_batch_size: PositiveInt = 500
     ack_timeout_seconds: PositiveFloat = 30.0
     outbox_max_republish: int = Field(default=3, ge=0)
     reply_timeout_seconds: PositiveFloat = 600.0

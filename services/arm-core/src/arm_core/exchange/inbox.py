@@ -232,7 +232,8 @@ class Inbox:
         outcome = _ack_outcome(moved, ack)
         ids = _ids(ack)
         if isinstance(moved, Moved):
-            log.info(
+            # The result's line follows at info; an ack's is for debugging.
+            log.debug(
                 "job_acked",
                 attempt=moved.attempt,
                 service=ack.service_name,

@@ -91,8 +91,11 @@ class Outbox:
                 await self._transitions.publish_failed(conn, [job.job_id for job in jobs])
             return 0, False
         self._metrics.publishes.inc(len(jobs))
+        # One line per batch at info; each job's line is for debugging (its row keeps the
+        # subject and message id), as per-job lines would cost more than the publish.
+        log.info("jobs_published", jobs=len(jobs), confirmed=delivery == "confirmed")
         for job, subject in zip(jobs, subjects, strict=True):
-            log.info(
+            log.debug(
                 "job_published",
                 job_id=str(job.job_id),
                 file_id=str(job.file_id),
