@@ -63,8 +63,8 @@ def run(workdir: Path, jobs: int, rounds: int) -> None:
             theirs = asyncio.run(drain(peer_dsn, jobs, concurrency))
             ratios.append(ours / theirs)
             print(
-                f"procrastinate ({concurrency} workers): {jobs:,} no-op jobs at {theirs:,.0f} jobs/s;"
-                f" arm-core's whole path {ours / theirs:.1f}x that"
+                f"procrastinate ({concurrency} workers): {jobs:,} no-op jobs at"
+                f" {theirs:,.0f} jobs/s; arm-core's whole path {ours / theirs:.1f}x that"
             )
     print("ratios: " + ", ".join(f"{r:.1f}x" for r in ratios))
 
