@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import httpx
 import psutil
@@ -177,10 +178,19 @@ def _wait_healthy(url: str, child: Child, log: Path) -> None:
     raise RuntimeError(f"arm-core was not healthy in {START_SECONDS:.0f} s: see {log}")
 
 
+@dataclass
+class System:
+    pg: EmbeddedPostgres
+    dsn: str
+    url: str
+    """arm-core's HTTP address."""
+    watched: Watched
+
+
 @contextlib.contextmanager
-def system(workdir: Path) -> Iterator[tuple[EmbeddedPostgres, str, Watched]]:
-    """PostgreSQL (durable), nats-server, the stub and arm-core, started and ready: the
-    server, the core's database and the processes to watch."""
+def system(workdir: Path, service: Literal["stub", "tabular-parser"] = "stub") -> Iterator[System]:
+    """PostgreSQL (durable), nats-server, a recognition service (the stub, or the real
+    tabular-parser) and arm-core, each a process of its own, started and ready."""
     with local_stack(workdir, durable=True) as (pg, server):
         dsn = pg.ensure_database("arm_ka")
         upgrade(dsn)
@@ -189,9 +199,11 @@ def system(workdir: Path) -> Iterator[tuple[EmbeddedPostgres, str, Watched]]:
         subjects = settings.subjects
         logs = workdir / "logs"
         logs.mkdir()
-        stub = Child(
-            "stub",
-            [
+        own = ("OPENBAO__", "DATABASE_", "NATS_", "STORAGE_", "S3_", "HTTP_", "LOG_", "MAPPING_")
+        env = {k: v for k, v in os.environ.items() if not k.upper().startswith(own)}
+        env.update(NATS_URL=server.url, STORAGE_URL=storage_url, LOG_JSON="true")
+        if service == "stub":
+            argv = [
                 sys.executable,
                 "-m",
                 "bench._stub",
@@ -200,34 +212,32 @@ def system(workdir: Path) -> Iterator[tuple[EmbeddedPostgres, str, Watched]]:
                 settings.storage_bucket,
                 subjects.tabular_request,
                 subjects.result,
-            ],
-            log_path=logs / "stub.log",
-        )
+            ]
+            ready = READY
+        else:
+            argv, ready = [venv_command("tabular-parser")], '"nats_connected"'
+        recognizer = Child(service, argv, env=env, log_path=logs / f"{service}.log")
         port = free_port()
-        own = ("OPENBAO__", "DATABASE_", "NATS_", "STORAGE_", "S3_", "HTTP_", "LOG_", "MAPPING_")
-        env = {k: v for k, v in os.environ.items() if not k.upper().startswith(own)}
-        env.update(
-            DATABASE_URL=dsn,
-            NATS_URL=server.url,
-            STORAGE_URL=storage_url,
-            HTTP_PORT=str(port),
-            LOG_JSON="true",
-            DEBUG="true",
+        core = Child(
+            "arm-core",
+            [venv_command("arm-core")],
+            env={**env, "DATABASE_URL": dsn, "HTTP_PORT": str(port), "DEBUG": "true"},
+            log_path=logs / "core.log",
         )
-        core = Child("arm-core", [venv_command("arm-core")], env=env, log_path=logs / "core.log")
         try:
-            _wait_for_line(logs / "stub.log", READY, stub)
-            _wait_healthy(f"http://127.0.0.1:{port}", core, logs / "core.log")
+            _wait_for_line(logs / f"{service}.log", ready, recognizer)
+            url = f"http://127.0.0.1:{port}"
+            _wait_healthy(url, core, logs / "core.log")
             nats_pid = server.pid
             assert nats_pid is not None
             watched = Watched(
-                {"arm-core": core.pid, "stub": stub.pid, "nats-server": nats_pid},
+                {"arm-core": core.pid, service: recognizer.pid, "nats-server": nats_pid},
                 _postmaster(pg),
             )
-            yield pg, dsn, watched
+            yield System(pg, dsn, url, watched)
         finally:
             core.stop()
-            stub.stop()
+            recognizer.stop()
 
 
 def _history(dsn: str, count: int) -> None:

@@ -53,13 +53,13 @@ async def _schema(dsn: str) -> None:
 def run(workdir: Path, jobs: int, rounds: int) -> None:
     concurrency = CoreSettings.model_fields["database_pool_size"].default
     logging.getLogger("procrastinate").setLevel(logging.WARNING)
-    with system(workdir) as (pg, dsn, watched):
-        peer_dsn = pg.ensure_database("procrastinate")
+    with system(workdir) as running:
+        peer_dsn = running.pg.ensure_database("procrastinate")
         asyncio.run(_schema(peer_dsn))
         ratios = []
         for number in range(1, rounds + 1):
             print(f"-- round {number}")
-            ours = batch(dsn, watched, jobs)
+            ours = batch(running.dsn, running.watched, jobs)
             theirs = asyncio.run(drain(peer_dsn, jobs, concurrency))
             ratios.append(ours / theirs)
             print(

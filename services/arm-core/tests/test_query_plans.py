@@ -58,6 +58,10 @@ def _samples() -> dict[str, Any]:
         "details": Jsonb({}),
         "reason": "не разобрать",
         "group_schema": None,
+        # Who asks (arm_core.auth.principal.Principal.sql).
+        "user": "ivanova.a",
+        "teams": ["team-a"],
+        "sees_all": False,
         # One row's worth of each batch parameter.
         "ids": [job_id],
         "file_ids": [file_id],

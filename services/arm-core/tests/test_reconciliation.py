@@ -4,13 +4,7 @@ nothing to report. (The checks themselves: test_reconcile_checks.)"""
 
 from __future__ import annotations
 
-import uuid
-
-from arm_core.auth.principal import Principal
-from arm_core.db.pool import open_pool
-from arm_core.files.queries import same_bytes
 from arm_core.testing import minimal_workbook, run_core, upload
-from arm_ka_devstack.processes import free_port
 
 
 async def test_the_same_file_twice_is_told_at_upload_and_in_the_consolidation(
@@ -56,16 +50,3 @@ async def test_an_empty_consolidation_has_nothing_to_compare(make_core_settings)
         ("BANK_ACCOUNTS", 0, []),
         ("SAME_FILE", 0, []),
     ]
-
-
-async def test_the_same_bytes_hint_is_unknown_rather_than_an_error_when_the_database_is_away(
-    make_core_settings,
-) -> None:
-    """Asked after the upload is registered: an error there would answer an upload that did
-    happen with a failure (the chaos suite's invariant g)."""
-    pool = await open_pool(f"postgresql://postgres@127.0.0.1:{free_port()}/none", max_size=1)
-    try:
-        found = await same_bytes(pool, Principal("dev"), uuid.uuid4(), "ab" * 32)
-    finally:
-        await pool.close(timeout=1)
-    assert found is None

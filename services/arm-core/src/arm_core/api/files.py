@@ -144,9 +144,7 @@ async def upload_file(
             "size": upload.size,
             "consolidation_id": upload.consolidation_id,
             "sha256": upload.sha256,
-            "same_bytes": await queries.same_bytes(
-                runtime_of(request).pool, who, upload.file_id, upload.sha256
-            ),
+            "same_bytes": upload.same_bytes,
         }
     )
 
@@ -178,7 +176,7 @@ async def _receive(
                     filename=part.filename,
                     data=_watched(data, broken),
                     consolidation_id=target,
-                    actor=who.user,
+                    who=who,
                     max_bytes=settings.upload_max_bytes,
                     max_attempts=settings.recognition_max_attempts,
                     register_wait=settings.upload_register_wait_seconds,

@@ -110,7 +110,14 @@ stored_file = Table(
     _id(),
     Column("original_name", Text, nullable=False),
     Column("file_type", Text, nullable=False),
-    Column("s3_object_id", UUID(as_uuid=True), ForeignKey("s3_object.id"), nullable=False),
+    # Indexed: an upload's twins are found from their object (the same SHA-256) to their file.
+    Column(
+        "s3_object_id",
+        UUID(as_uuid=True),
+        ForeignKey("s3_object.id"),
+        nullable=False,
+        index=True,
+    ),
     Column("consolidation_id", UUID(as_uuid=True), ForeignKey("consolidation.id"), index=True),
     Column("status", Text, nullable=False, server_default=text("'UPLOADED'")),
     Column("error_code", Text),

@@ -16,7 +16,9 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from arm_core.auth.principal import Principal
 from arm_core.db.pool import Connection, Pool, database_unavailable
+from arm_core.files.access import VISIBLE_FILE
 from arm_core.files.names import display_name, object_key
 from arm_core.files.sniff import (
     HEAD_BYTES,
@@ -41,7 +43,7 @@ CONTENT_TYPES = {
     "JPG": "image/jpeg",
 }
 
-REGISTER = """
+REGISTER = f"""
 WITH object AS (
     INSERT INTO s3_object (bucket, key, bucket_role, size, content_type, sha256, created_by)
     VALUES (%(bucket)s, %(key)s, 'uploads', %(size)s, %(content_type)s, %(sha256)s, %(actor)s)
@@ -58,10 +60,24 @@ WITH object AS (
     SELECT %(job_id)s, file.id, %(pipeline)s, 1, %(max_attempts)s, 'queued'
       FROM file
     RETURNING id
+), audit AS (
+    INSERT INTO audit_log (actor, action, file_id, job_id, details)
+    SELECT %(actor)s, 'file.upload', %(file_id)s, job.id, %(details)s
+      FROM job
 )
-INSERT INTO audit_log (actor, action, file_id, job_id, details)
-SELECT %(actor)s, 'file.upload', %(file_id)s, job.id, %(details)s
-  FROM job
+-- With the registration, in the same statement: the other files the uploader may see that
+-- hold exactly these bytes (the same statement uploaded twice, say).
+SELECT coalesce(jsonb_agg(jsonb_build_object('file_id', s.id,
+                                             'original_name', s.original_name,
+                                             'consolidation_id', s.consolidation_id,
+                                             'created_at', s.created_at)
+                          ORDER BY s.created_at, s.id), '[]') AS same_bytes
+  FROM (SELECT f.id, f.original_name, f.consolidation_id, f.created_at
+          FROM stored_file f
+          JOIN s3_object o ON o.id = f.s3_object_id
+         WHERE o.sha256 = %(sha256)s AND f.id <> %(file_id)s AND {VISIBLE_FILE}
+         ORDER BY f.created_at, f.id
+         LIMIT 20) AS s
 """
 
 
@@ -89,6 +105,9 @@ class Upload:
     size: int
     consolidation_id: uuid.UUID | None
     sha256: str
+    same_bytes: list[dict[str, Any]] | None
+    """Other files the uploader may see with the same bytes; None where the registration
+    had to be confirmed after an outage and the question was not asked."""
 
 
 class _TooLarge(Exception):
@@ -144,7 +163,7 @@ async def store_upload(
     filename: str | None,
     data: AsyncIterator[bytes],
     consolidation_id: uuid.UUID | None,
-    actor: str,
+    who: Principal,
     max_bytes: int,
     max_attempts: int,
     register_wait: float,
@@ -194,7 +213,8 @@ async def store_upload(
         "size": stored.size,
         "content_type": CONTENT_TYPES[file_type],
         "sha256": guard.digest.hexdigest(),
-        "actor": actor,
+        "actor": who.user,
+        **who.sql(),
         "file_id": file_id,
         "job_id": job_id,
         "name": name,
@@ -205,7 +225,7 @@ async def store_upload(
         "details": Jsonb({"original_name": name, "size": stored.size}),
     }
     try:
-        await _register(pool, params, wait=register_wait)
+        same = await _register(pool, params, wait=register_wait)
     except psycopg.errors.ForeignKeyViolation:
         await _forget(storage, key)
         raise IntakeError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена") from None
@@ -230,11 +250,15 @@ async def store_upload(
         size=stored.size,
         consolidation_id=consolidation_id,
         sha256=guard.digest.hexdigest(),
+        same_bytes=same,
     )
 
 
-async def _register(pool: Pool, params: dict[str, Any], *, wait: float) -> None:
-    """Register the upload, riding out a short database outage.
+async def _register(
+    pool: Pool, params: dict[str, Any], *, wait: float
+) -> list[dict[str, Any]] | None:
+    """Register the upload, riding out a short database outage; the files with the same
+    bytes, as the registration found them (None when it was confirmed after an outage).
 
     A commit cut off by a restart may have taken effect or not; the answer would then lie
     either way. So after a failure the file's row is looked up first: there, the upload is
@@ -253,9 +277,9 @@ async def _register(pool: Pool, params: dict[str, Any], *, wait: float) -> None:
                 if uncertain:
                     row = await (await conn.execute(REGISTERED, params)).fetchone()
                     if row is not None and row["registered"]:
-                        return
-                await conn.execute(REGISTER, params)
-            return
+                        return None
+                found = await (await conn.execute(REGISTER, params)).fetchone()
+            return list(found["same_bytes"]) if found is not None else []
         except Exception as exc:
             if not database_unavailable(exc):
                 raise

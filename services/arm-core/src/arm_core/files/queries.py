@@ -5,9 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import psycopg
-from psycopg_pool import PoolTimeout
-
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
 from arm_core.db.tables import FILE_STATUSES
@@ -16,8 +13,6 @@ from arm_core.jobs.transitions import retryable
 
 # Far beyond any listing a person pages through, and inside PostgreSQL's bigint.
 MAX_OFFSET = 1_000_000_000
-# How long a hint (see same_bytes) may wait for a connection.
-_HINT_WAIT = 2.0
 # Statuses of files whose current attempt has documents.
 RECOGNISED = ("RECOGNIZED", "NEEDS_CHECK")
 
@@ -182,32 +177,6 @@ async def job_detail(pool: Pool, who: Principal, job_id: uuid.UUID) -> dict[str,
             )
         ).fetchone()
     return job_view(row) if row else None
-
-
-SAME_BYTES = f"""
-SELECT f.id AS file_id, f.original_name, f.consolidation_id, f.created_at
-  FROM stored_file f
-  JOIN s3_object o ON o.id = f.s3_object_id
- WHERE o.sha256 = %(sha256)s AND f.id <> %(file_id)s AND {VISIBLE_FILE}
- ORDER BY f.created_at, f.id
- LIMIT 20
-"""
-
-
-async def same_bytes(
-    pool: Pool, who: Principal, file_id: uuid.UUID, sha256: str
-) -> list[dict[str, Any]] | None:
-    """Other files with exactly these bytes (the same statement uploaded twice, say); None
-    when the database cannot say at once. Asked after an upload is registered, so it is a
-    hint that must never turn the upload's answer into an error."""
-    try:
-        async with pool.connection(timeout=_HINT_WAIT) as conn:
-            rows = await (
-                await conn.execute(SAME_BYTES, {"sha256": sha256, "file_id": file_id, **who.sql()})
-            ).fetchall()
-    except (psycopg.Error, PoolTimeout):
-        return None
-    return [dict(row) for row in rows]
 
 
 CONSOLIDATION_FILES = f"""
