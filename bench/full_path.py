@@ -102,6 +102,7 @@ class Usage:
 
     cpu_start: float = 0.0
     cpu: float = 0.0
+    rss_start: int = 0
     rss_peak: int = 0
     rss: int = 0
     rss_samples: list[int] = field(default_factory=list)
@@ -144,6 +145,7 @@ class Watched:
             cpu, rss = _cpu_and_rss(*self._pids(name))
             if start:
                 usage.cpu_start = cpu
+                usage.rss_start = rss
                 usage.rss_peak = rss
             usage.cpu = cpu - usage.cpu_start
             usage.rss = rss
@@ -216,6 +218,8 @@ def system(workdir: Path, service: Literal["stub", "tabular-parser"] = "stub") -
             ready = READY
         else:
             argv, ready = [venv_command("tabular-parser")], '"nats_connected"'
+            # A job per core of the machine, as a deployment would run it.
+            env["WORKER_CONCURRENCY"] = str(os.cpu_count() or 1)
         recognizer = Child(service, argv, env=env, log_path=logs / f"{service}.log")
         port = free_port()
         core = Child(
@@ -284,8 +288,8 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
         per_thousand = usage.cpu / jobs * 1000
         print(
             f"  {name:<12} {per_thousand:6.2f} CPU s / 1,000 jobs;"
-            f" memory (PSS) peak {usage.rss_peak / 2**20:7.1f} MiB,"
-            f" at the end {usage.rss / 2**20:7.1f} MiB"
+            f" memory (PSS) {usage.rss_start / 2**20:6.1f} MiB at the start,"
+            f" peak {usage.rss_peak / 2**20:6.1f}, at the end {usage.rss / 2**20:6.1f}"
         )
     return rate
 
