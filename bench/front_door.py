@@ -107,7 +107,8 @@ async def latency(url: str, sequential: int, in_flight: int) -> None:
         await asyncio.gather(*(one(n) for n in range(total)))
         took_all = time.perf_counter() - started
         print(
-            f"  {in_flight} in flight: {total} files in {took_all:.1f} s, {total / took_all:.1f} files/s"
+            f"  {in_flight} in flight: {total} files in {took_all:.1f} s,"
+            f" {total / took_all:.1f} files/s"
         )
 
 
