@@ -315,15 +315,15 @@ def profiled(pid: int, out: Path | None) -> Iterator[None]:
 def run(
     workdir: Path, jobs: int, batches: int, history: int, profile: Path | None = None
 ) -> list[float]:
-    with system(workdir) as (_, dsn, watched):
+    with system(workdir) as running:
         if history:
             started = time.perf_counter()
-            _history(dsn, history)
+            _history(running.dsn, history)
             print(
                 f"history: {history:,} mapped files added in {time.perf_counter() - started:.0f} s"
             )
-        with profiled(watched.processes["arm-core"], profile):
-            return [batch(dsn, watched, jobs) for _ in range(batches)]
+        with profiled(running.watched.processes["arm-core"], profile):
+            return [batch(running.dsn, running.watched, jobs) for _ in range(batches)]
 
 
 def main(argv: list[str] | None = None) -> None:
