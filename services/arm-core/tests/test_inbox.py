@@ -5,10 +5,13 @@
 from __future__ import annotations
 
 import json
+import time
+import uuid
 
 import pytest
 import structlog
 
+from arm_core.exchange.commands import AckJob, ApplyResult
 from arm_core.testing import (
     StubService,
     fetch_one,
@@ -326,3 +329,51 @@ async def test_a_request_never_overtakes_the_commit_of_its_publish(
     job = await wait_until(lambda: _status(core, job_id, "processing"))
     assert job["service_name"] == "tabular-parser"
     assert (await file_row(core.settings.database_dsn, file_id))["status"] == "PROCESSING"
+
+
+async def test_a_batch_applies_its_messages_together_and_loses_only_one_the_database_refuses(
+    core,
+) -> None:
+    """Acks and results of several jobs in one batch; one result that PostgreSQL cannot store
+    (text with NUL) fails alone, the others apply."""
+    jobs = [await _published_job(core) for _ in range(3)]
+
+    def ack(file_id: uuid.UUID, job_id: uuid.UUID) -> AckJob:
+        return AckJob(job_id, file_id, "tabular-parser", "1.0", f"ack:{job_id}:1")
+
+    def failed(file_id: uuid.UUID, job_id: uuid.UUID, message: str) -> ApplyResult:
+        return ApplyResult(
+            job_id=job_id,
+            file_id=file_id,
+            status="error",
+            schema_version="2.0",
+            service_name="tabular-parser",
+            service_version="1.0",
+            statements_version=None,
+            msg_id=f"result:{job_id}:1",
+            result=None,
+            result_schema_version=None,
+            raw_key=None,
+            error_code="UNREADABLE",
+            error_message=message,
+        )
+
+    (f1, j1), (f2, j2), (f3, j3) = jobs
+    hold = time.monotonic() + 5
+    batch = [
+        ack(f1, j1),
+        ack(f2, j2),
+        failed(f2, j2, "файл повреждён"),
+        ack(f3, j3),
+        failed(f3, j3, "строка \x00 с NUL"),
+        # A repeated ack goes to a later round, after the first: a duplicate.
+        ack(f1, j1),
+    ]
+    with structlog.testing.capture_logs() as logs:
+        await core.runtime.inbox.apply_batch([(command, hold) for command in batch])
+    statuses = [(await job_row(core.settings.database_dsn, j))["status"] for _, j in jobs]
+    assert statuses == ["processing", "error", "processing"]
+    assert (await file_row(core.settings.database_dsn, f2))["status"] == "ERROR"
+    failures = [e for e in logs if e["event"] == "inbox_message_failed"]
+    assert [e["job_id"] for e in failures] == [str(j3)]
+    assert core.runtime.metrics.acks.labels("duplicate")._value.get() == 1
