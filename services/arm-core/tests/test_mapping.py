@@ -327,3 +327,32 @@ async def test_documents_api_shows_the_current_attempt(make_core_settings, tmp_p
 
 async def _file_status(dsn, file_id, status):
     return (await file_row(dsn, file_id))["status"] == status
+
+
+async def test_a_batch_stops_at_its_byte_budget_and_the_pass_maps_the_rest(
+    mapping, database_url
+) -> None:
+    """Batches of three jobs, but a budget of one result's bytes: each transaction reads and
+    maps one result, and the pass goes on until every job is mapped, oldest first."""
+    mapper, storage = mapping
+    small = Mapping(
+        mapper._pool,
+        storage,
+        mapper._metrics,
+        mapper._transitions,
+        batch_size=3,
+        batch_bytes=1,
+    )
+    files = []
+    for _ in range(5):
+        file_id, job_id = uuid.uuid4(), uuid.uuid4()
+        key = result_key(file_id, job_id)
+        await storage.put(key, json.dumps(_base_result(file_id, job_id)).encode())
+        await _finished_job(database_url, file_id=file_id, job_id=job_id, status="done", key=key)
+        files.append(file_id)
+    batches = []
+    while taken := await small.map_batch():
+        batches.append(taken)
+    assert batches == [1, 1, 1, 1, 1]
+    assert [(await file_row(database_url, f))["status"] for f in files] == ["RECOGNIZED"] * 5
+    assert await _count(database_url, "document") == 5

@@ -33,8 +33,8 @@ class CoreSettings(PlatformSettings):
     mapping_period_seconds: PositiveFloat = 5.0
     # Mapping can be left to chosen instances (it reads result files, the heavier work).
     mapping_enabled: bool = True
-    # Jobs mapped in one transaction, and the result bytes one transaction reads at most
-    # (a batch stops early at a large result; one result is always read, however large).
+    # Jobs mapped in one transaction, and the result bytes one transaction takes: a batch
+    # ends with the result that reaches them (one is always taken, however large).
     mapping_batch_size: PositiveInt = 200
     mapping_batch_bytes: PositiveInt = 64 * 1024 * 1024
 

@@ -141,10 +141,12 @@ class Mapping:
         spent = 0
         for start in range(0, len(jobs), READ_CONCURRENCY):
             chunk = await asyncio.gather(*(one(j) for j in jobs[start : start + READ_CONCURRENCY]))
-            reads += chunk
-            spent += sum(read.size for read in chunk)
-            if spent >= self._batch_bytes:
-                break
+            for read in chunk:
+                reads.append(read)
+                spent += read.size
+                if spent >= self._batch_bytes:
+                    # The rest, read or not, waits for the next batch.
+                    return reads
         return reads
 
     async def _apply(self, conn: Connection, reads: list[_Read]) -> int:
