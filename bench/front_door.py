@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-front-door-") as workdir:
         with (
             system(Path(workdir) / "stub") as running,
-            profiled(running.watched.processes["arm-core"], profile),
+            profiled(running.watched.processes["arm-core"][0], profile),
         ):
             asyncio.run(accepted(running.url, args.uploads, args.clients))
         with system(Path(workdir) / "parser", "tabular-parser") as running:

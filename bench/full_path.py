@@ -56,20 +56,28 @@ WITH o AS (
     RETURNING id, current_recognition_job_id
 )
 INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
-SELECT current_recognition_job_id, id, 'tabular', 1, 3, %(status)s FROM f
+SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'queued' FROM f
 """
 
 # History: files recognised long ago, with their mapped jobs and a document each.
 HISTORY = """
-WITH f AS (
-    UPDATE stored_file SET status = 'RECOGNIZED'
-     WHERE id IN (SELECT file_id FROM recognition_job WHERE status = 'history')
+WITH o AS (
+    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
+    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
+      FROM generate_series(1, %(n)s)
+    RETURNING id
+), f AS (
+    INSERT INTO stored_file (id, original_name, file_type, s3_object_id,
+                             current_recognition_job_id, status)
+    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), 'RECOGNIZED' FROM o
     RETURNING id, current_recognition_job_id
 ), j AS (
-    UPDATE recognition_job
-       SET status = 'done', published_at = now(), started_at = now(), finished_at = now(),
-           mapped_at = now(), group_schema = 'osv-general'
-     WHERE status = 'history'
+    INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status,
+                                 published_at, started_at, finished_at, mapped_at,
+                                 group_schema)
+    SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'done',
+           now(), now(), now(), now(), 'osv-general'
+      FROM f
     RETURNING id, file_id
 )
 INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings, locator)
@@ -129,7 +137,7 @@ def _cpu_and_rss(pids: list[int], reaped_of: int | None) -> tuple[float, int]:
 class Watched:
     """The processes of the run, sampled: each name's pids, and the postmaster's reaped."""
 
-    def __init__(self, processes: dict[str, int], postmaster: int) -> None:
+    def __init__(self, processes: dict[str, list[int]], postmaster: int) -> None:
         self.processes = processes
         self.postmaster = postmaster
         self.usage = {name: Usage() for name in [*processes, "postgres"]}
@@ -138,7 +146,7 @@ class Watched:
         if name == "postgres":
             root = psutil.Process(self.postmaster)
             return [self.postmaster, *(c.pid for c in root.children())], self.postmaster
-        return [self.processes[name]], None
+        return self.processes[name], None
 
     def sample(self, *, start: bool = False) -> None:
         for name, usage in self.usage.items():
@@ -190,9 +198,12 @@ class System:
 
 
 @contextlib.contextmanager
-def system(workdir: Path, service: Literal["stub", "tabular-parser"] = "stub") -> Iterator[System]:
+def system(
+    workdir: Path, service: Literal["stub", "tabular-parser"] = "stub", cores: int = 1
+) -> Iterator[System]:
     """PostgreSQL (durable), nats-server, a recognition service (the stub, or the real
-    tabular-parser) and arm-core, each a process of its own, started and ready."""
+    tabular-parser) and ``cores`` arm-core processes on the one database, each a process
+    of its own, started and ready (``url``: the first core's)."""
     with local_stack(workdir, durable=True) as (pg, server):
         dsn = pg.ensure_database("arm_ka")
         upgrade(dsn)
@@ -221,26 +232,34 @@ def system(workdir: Path, service: Literal["stub", "tabular-parser"] = "stub") -
             # A job per core of the machine, as a deployment would run it.
             env["WORKER_CONCURRENCY"] = str(os.cpu_count() or 1)
         recognizer = Child(service, argv, env=env, log_path=logs / f"{service}.log")
-        port = free_port()
-        core = Child(
-            "arm-core",
-            [venv_command("arm-core")],
-            env={**env, "DATABASE_URL": dsn, "HTTP_PORT": str(port), "DEBUG": "true"},
-            log_path=logs / "core.log",
-        )
+        ports = [free_port() for _ in range(cores)]
+        instances = [
+            Child(
+                "arm-core",
+                [venv_command("arm-core")],
+                env={**env, "DATABASE_URL": dsn, "HTTP_PORT": str(port), "DEBUG": "true"},
+                log_path=logs / f"core-{number}.log",
+            )
+            for number, port in enumerate(ports, start=1)
+        ]
         try:
             _wait_for_line(logs / f"{service}.log", ready, recognizer)
-            url = f"http://127.0.0.1:{port}"
-            _wait_healthy(url, core, logs / "core.log")
+            for number, (port, core) in enumerate(zip(ports, instances, strict=True), start=1):
+                _wait_healthy(f"http://127.0.0.1:{port}", core, logs / f"core-{number}.log")
             nats_pid = server.pid
             assert nats_pid is not None
             watched = Watched(
-                {"arm-core": core.pid, service: recognizer.pid, "nats-server": nats_pid},
+                {
+                    "arm-core": [core.pid for core in instances],
+                    service: [recognizer.pid],
+                    "nats-server": [nats_pid],
+                },
                 _postmaster(pg),
             )
-            yield System(pg, dsn, url, watched)
+            yield System(pg, dsn, f"http://127.0.0.1:{ports[0]}", watched)
         finally:
-            core.stop()
+            for core in instances:
+                core.stop()
             recognizer.stop()
 
 
@@ -250,9 +269,7 @@ def _history(dsn: str, count: int) -> None:
         conn.execute("ALTER TABLE recognition_job DISABLE TRIGGER recognition_job_queued")
         try:
             for done in range(0, count, step):
-                with conn.transaction():
-                    conn.execute(REGISTER, {"n": min(step, count - done), "status": "history"})
-                    conn.execute(HISTORY)
+                conn.execute(HISTORY, {"n": min(step, count - done)})
         finally:
             conn.execute("ALTER TABLE recognition_job ENABLE TRIGGER recognition_job_queued")
         conn.execute("VACUUM ANALYZE")
@@ -267,7 +284,7 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
         since = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
         watched.sample(start=True)
         started = time.perf_counter()
-        conn.execute(REGISTER, {"n": jobs, "status": "queued"})
+        conn.execute(REGISTER, {"n": jobs})
         target = before + jobs
         while True:
             time.sleep(SAMPLE_SECONDS)
@@ -313,16 +330,21 @@ def profiled(pid: int, out: Path | None) -> Iterator[None]:
 
 
 def run(
-    workdir: Path, jobs: int, batches: int, history: int, profile: Path | None = None
+    workdir: Path,
+    jobs: int,
+    batches: int,
+    history: int,
+    profile: Path | None = None,
+    cores: int = 1,
 ) -> list[float]:
-    with system(workdir) as running:
+    with system(workdir, cores=cores) as running:
         if history:
             started = time.perf_counter()
             _history(running.dsn, history)
             print(
                 f"history: {history:,} mapped files added in {time.perf_counter() - started:.0f} s"
             )
-        with profiled(running.watched.processes["arm-core"], profile):
+        with profiled(running.watched.processes["arm-core"][0], profile):
             return [batch(running.dsn, running.watched, jobs) for _ in range(batches)]
 
 
@@ -332,10 +354,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batches", type=int, default=2)
     parser.add_argument("--history", type=int, default=0)
     parser.add_argument("--profile", type=Path, help="py-spy's collapsed stacks of arm-core")
+    parser.add_argument("--cores", type=int, default=1, help="arm-core processes")
     args = parser.parse_args(argv if argv is not None else [])
     profile = args.profile.resolve() if args.profile else None
     with tempfile.TemporaryDirectory(prefix="bench-full-path-") as workdir:
-        rates = run(Path(workdir), args.jobs, args.batches, args.history, profile)
+        rates = run(Path(workdir), args.jobs, args.batches, args.history, profile, args.cores)
     print("batches: " + ", ".join(f"{rate:,.0f}" for rate in rates) + " jobs/s")
 
 
