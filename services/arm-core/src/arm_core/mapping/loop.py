@@ -124,14 +124,12 @@ class Mapping:
     async def _read(self, jobs: list[dict[str, Any]]) -> list[_Read]:
         """The claimed jobs' results, in claim order, up to the batch's byte budget (the
         rest stay unmapped for the next batch)."""
-        limit = asyncio.Semaphore(READ_CONCURRENCY)
 
         async def one(job: dict[str, Any]) -> _Read:
-            async with limit:
-                try:
-                    raw = await self._fetch(job)
-                except MappingFailed as exc:
-                    return _Read(job, None, str(exc), 0)
+            try:
+                raw = await self._fetch(job)
+            except MappingFailed as exc:
+                return _Read(job, None, str(exc), 0)
             try:
                 return _Read(job, self._parse(job, raw), None, len(raw))
             except MappingFailed as exc:
