@@ -46,6 +46,11 @@ async def test_a_row_opens_the_cells_it_came_from(
             await screenshot(page, "source-sheet")
             await page.click("a[rel=next]")
             await expect(page.locator("#source tr.here")).to_have_count(1)
+            # The header's merged captions, as the workbook shows them.
+            await page.goto(f"{core.url}/ui/files/{file_id}/source?sheet=ОСВ&row=5")
+            merged = page.locator('#source tr.here td[colspan="2"]')
+            await expect(merged).to_have_count(3)
+            await expect(merged.first).to_contain_text("Сальдо на начало")
             answer = await core.client.get(
                 f"/api/v1/files/{file_id}/source", params={"sheet": "Лист", "row": 1}
             )

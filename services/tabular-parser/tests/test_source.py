@@ -7,7 +7,11 @@ import datetime
 import json
 
 from document_extraction.grid import Grid
+from tabular_parser import testing as books
+from tabular_parser.limits import WorkbookLimits
+from tabular_parser.sniff import Container
 from tabular_parser.source import CHUNK_ROWS, INDEX, cell_text, source_files
+from tabular_parser.workbook import read_workbook
 
 
 def test_a_long_sheet_is_kept_in_chunks_listed_by_their_row_numbers() -> None:
@@ -40,3 +44,15 @@ def test_cells_read_as_the_analyst_sees_them() -> None:
             "Итого",
         )
     ] == ["", "1234", "0.30000000000000004", "ИСТИНА", "31.03.2024", "31.03.2024", "Итого"]
+
+
+def test_merged_captions_are_kept_by_workbook_row_number() -> None:
+    book = books.xlsx([books.general_osv(accounts=3, subaccounts=1)])
+    read = read_workbook(book, Container.XLSX, WorkbookLimits())
+    index = json.loads(source_files(read.grids, read.merges)[INDEX])
+    # «Сальдо на начало периода» and its neighbours over two columns each, on row 5.
+    assert index["sheets"][0]["merged"] == [[5, 2, 5, 3], [5, 4, 5, 5], [5, 6, 5, 7]]
+    # Ranges outside the rows read are not kept.
+    grid = Grid("Лист", [["a", None], [None, None]], row_numbers=[10, 11])
+    kept = json.loads(source_files([grid], {"Лист": [(0, 0, 1, 1), (1, 0, 5, 1)]})[INDEX])
+    assert kept["sheets"][0]["merged"] == [[10, 0, 11, 1]]

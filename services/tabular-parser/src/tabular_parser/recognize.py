@@ -50,7 +50,7 @@ def recognize(
         status=status,
         warnings=warnings,
         metrics={"sheets": read.sheets},
-        raw=source_files(read.grids),
+        raw=source_files(read.grids, read.merges),
     )
 
 

@@ -1,7 +1,9 @@
 """The sheets as read, kept beside the result so that the core can show an analyst the cells a
 row or a warning came from without parsing a workbook itself.
 
-``sheets.json`` lists the sheets read and, for each, its chunks; ``sheet-<s>-<k>.json`` holds
+``sheets.json`` lists the sheets read and, for each, its chunks and merged ranges (``[first
+row, first column, last row, last column]``, rows as numbered in the workbook, columns from 0 =
+A); ``sheet-<s>-<k>.json`` holds
 ``CHUNK_ROWS`` rows of sheet ``s`` from chunk ``k`` on, each row as its number in the workbook
 and its cells as text. A 100,000-row sheet is a hundred such chunks: the core reads the one a
 row falls in, never the whole sheet.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from document_extraction.accounts import render_code_format
@@ -69,8 +71,11 @@ def _chunk(grid: Grid, start: int) -> bytes:
     return json.dumps({"sheet": grid.name, "rows": rows}, ensure_ascii=False).encode()
 
 
-def source_files(grids: Sequence[Grid]) -> dict[str, bytes]:
-    """The raw files of a workbook's read sheets: the index and every chunk."""
+def source_files(
+    grids: Sequence[Grid], merges: Mapping[str, Sequence[tuple[int, int, int, int]]] | None = None
+) -> dict[str, bytes]:
+    """The raw files of a workbook's read sheets: the index and every chunk. ``merges``: each
+    sheet's merged ranges, 0-based over the grid's rows and columns."""
     files: dict[str, bytes] = {}
     sheets = []
     for number, grid in enumerate(grids):
@@ -83,8 +88,19 @@ def source_files(grids: Sequence[Grid]) -> dict[str, bytes]:
                 {"name": name, "first": grid.row_number(start), "last": grid.row_number(last)}
             )
         width = max((len(row) for row in grid.rows), default=0)
+        merged = [
+            [grid.row_number(r0), c0, grid.row_number(r1), c1]
+            for r0, c0, r1, c1 in (merges or {}).get(grid.name, ())
+            if 0 <= r0 <= r1 < len(grid.rows) and 0 <= c0 <= c1
+        ]
         sheets.append(
-            {"sheet": grid.name, "rows": len(grid.rows), "columns": width, "chunks": chunks}
+            {
+                "sheet": grid.name,
+                "rows": len(grid.rows),
+                "columns": width,
+                "chunks": chunks,
+                "merged": merged,
+            }
         )
     files[INDEX] = json.dumps(
         {"chunk_rows": CHUNK_ROWS, "sheets": sheets}, ensure_ascii=False

@@ -29,12 +29,21 @@ from tabular_parser.zipguard import check_package
 _MAX_DETAIL_CHARS: Final = 200
 
 
+Merge = tuple[int, int, int, int]
+"""A merged range: first row, first column, last row, last column (0-based, as read)."""
+
+# A sheet with more merged ranges is shown without them: its captions are not merges.
+MAX_MERGES = 10_000
+
+
 @dataclass
 class WorkbookRead:
     grids: list[Grid] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
     """File-level warnings of the reader."""
     sheets: int = 0
+    merges: dict[str, list[Merge]] = field(default_factory=dict)
+    """Each read sheet's merged ranges, as the workbook has them (XLSX, XLS)."""
 
     def warn(self, code: str, message: str, sheet: str | None) -> None:
         """Part of the workbook was not read: a person must look."""
@@ -216,6 +225,14 @@ def _read_sheets(
     return read
 
 
+def _merges(sheet: CalamineSheet) -> list[Merge]:
+    """The sheet's merged ranges; none where the reader knows none (XLSB) or too many."""
+    ranges = sheet.merged_cell_ranges or []
+    if len(ranges) > MAX_MERGES:
+        return []
+    return [(r0, c0, r1, c1) for (r0, c0), (r1, c1) in ranges]
+
+
 def _too_large(meta: SheetMeta, limits: WorkbookLimits) -> str:
     if meta.unbounded is not None:
         # Refused as too large: the reader might allocate any size for it.
@@ -246,6 +263,7 @@ def _read_sheet(
             )
             return None
         rows = _rows(sheet, min(height, limits.max_rows), limits.max_columns)
+        read.merges[name] = _merges(sheet)
     except PasswordError:
         raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
     except (RecognitionError, MemoryError):

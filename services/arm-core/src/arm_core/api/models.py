@@ -385,6 +385,11 @@ class SourceWindow(Resource):
     sheet: str
     row: int = Field(description="the row asked for (shown highlighted)")
     rows: list[SourceRow]
+    merged: list[list[int]] = Field(
+        default_factory=list,
+        description="merged ranges reaching into the window: [first row, first column, last"
+        " row, last column], rows as numbered in the workbook, columns from 0 (A)",
+    )
     columns: int
     first_row: int | None = Field(description="the sheet's first row that was read")
     last_row: int | None

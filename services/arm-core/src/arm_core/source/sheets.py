@@ -47,10 +47,16 @@ async def sheet_window(
             for number, cells in data["rows"]
             if first <= number <= last
         ]
+    merged = [
+        [int(v) for v in m]
+        for m in kept.get("merged", [])
+        if isinstance(m, list) and len(m) == 4 and m[0] <= last and m[2] >= first
+    ]
     return {
         "sheet": sheet,
         "row": row,
         "rows": rows,
+        "merged": merged,
         "columns": kept.get("columns", 0),
         "first_row": kept["chunks"][0]["first"] if kept["chunks"] else None,
         "last_row": kept["chunks"][-1]["last"] if kept["chunks"] else None,

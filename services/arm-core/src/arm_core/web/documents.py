@@ -214,10 +214,41 @@ async def source_page(
             "row": row,
             "around": AROUND,
             "window": window,
+            "lines": laid_out(window) if window else [],
             "problem": problem,
         },
         status_code=404 if problem else 200,
     )
+
+
+def laid_out(window: dict[str, Any]) -> list[dict[str, Any]]:
+    """The window's rows as the sheet shows them: a merged range is one cell spanning its
+    rows and columns (clipped to the window), the cells it covers are not drawn."""
+    numbers = [line["number"] for line in window["rows"]]
+    if not numbers:
+        return []
+    first, last = numbers[0], numbers[-1]
+    spans: dict[tuple[int, int], tuple[int, int]] = {}
+    covered: set[tuple[int, int]] = set()
+    for r0, c0, r1, c1 in window.get("merged", []):
+        top, bottom = max(r0, first), min(r1, last)
+        rows = [n for n in numbers if top <= n <= bottom]
+        if not rows:
+            continue
+        spans[(rows[0], c0)] = (len(rows), c1 - c0 + 1)
+        covered |= {(n, c) for n in rows for c in range(c0, c1 + 1)} - {(rows[0], c0)}
+    lines = []
+    for line in window["rows"]:
+        number = line["number"]
+        cells = []
+        for column in range(max(window["columns"], len(line["cells"]))):
+            if (number, column) in covered:
+                continue
+            text = line["cells"][column] if column < len(line["cells"]) else ""
+            rowspan, colspan = spans.get((number, column), (1, 1))
+            cells.append({"text": text, "rowspan": rowspan, "colspan": colspan})
+        lines.append({"number": number, "cells": cells})
+    return lines
 
 
 async def _page_source(
