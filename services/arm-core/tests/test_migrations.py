@@ -115,15 +115,18 @@ def test_outbox_claim_uses_partial_index(database_url: str) -> None:
     assert "ix_recognition_job_queued" in plan
 
 
-def test_queued_job_notifies(database_url: str) -> None:
+def test_queued_jobs_notify_once_per_transaction(database_url: str) -> None:
+    """The notification only wakes the outbox: three jobs queued in one transaction, and one
+    more in another, are two notifications."""
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute("LISTEN recognition_job_queued")
         with psycopg.connect(database_url, autocommit=True) as conn:
-            file_id = _insert_file(conn)
-            job_id = conn.execute(
+            files = [_insert_file(conn) for _ in range(4)]
+            insert = (
                 "INSERT INTO recognition_job (file_id, pipeline, attempt, max_attempts)"
-                " VALUES (%s, 'tabular', 1, 3) RETURNING id",
-                (file_id,),
-            ).fetchone()[0]
-        payloads = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
-    assert payloads == [str(job_id)]
+                " SELECT unnest(%s::uuid[]), 'tabular', 1, 3"
+            )
+            conn.execute(insert, (files[:3],))
+            conn.execute(insert, (files[3:],))
+        payloads = [n.payload for n in listener.notifies(timeout=2, stop_after=3)]
+    assert payloads == ["", ""]
