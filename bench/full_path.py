@@ -297,8 +297,16 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
         elapsed = time.perf_counter() - started
         watched.sample()
         stages = conn.execute(STAGES, {"since": since}).fetchall()
+        republished = conn.execute(
+            "SELECT count(*) FROM recognition_job"
+            " WHERE requested_at >= %(since)s AND republish_count > 0",
+            {"since": since},
+        ).fetchone()[0]  # type: ignore[index]
     rate = jobs / elapsed
-    print(f"{jobs:,} jobs through mapping: {elapsed:.1f} s, {rate:,.0f} jobs/s")
+    print(
+        f"{jobs:,} jobs through mapping: {elapsed:.1f} s, {rate:,.0f} jobs/s;"
+        f" requests sent again for want of an ack: {republished}"
+    )
     for _, stage, p50, p90, p99 in ((None, *row) for row in stages):
         print(f"  {stage:<24} p50 {p50:8.1f} ms  p90 {p90:8.1f} ms  p99 {p99:8.1f} ms")
     for name, usage in watched.usage.items():
