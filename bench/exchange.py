@@ -22,7 +22,7 @@ import structlog
 
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
-from arm_core.testing import run_core
+from arm_core.testing import QUEUED_FILES, run_core
 from arm_ka_devstack.processes import free_port
 from bench._stack import local_stack
 from recognition_contract import (
@@ -44,23 +44,7 @@ LATENCY_SAMPLES = 200
 
 async def _insert_jobs(dsn: str, count: int) -> None:
     async with await psycopg.AsyncConnection.connect(dsn) as conn:
-        await conn.execute(
-            """
-            WITH o AS (
-                INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-                SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
-                  FROM generate_series(1, %(n)s)
-                RETURNING id
-            ), f AS (
-                INSERT INTO stored_file (id, original_name, file_type, s3_object_id)
-                SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id FROM o
-                RETURNING id
-            )
-            INSERT INTO recognition_job (file_id, pipeline, attempt, max_attempts)
-            SELECT id, 'tabular', 1, 3 FROM f
-            """,
-            {"n": count},
-        )
+        await conn.execute(QUEUED_FILES, {"n": count})
         await conn.commit()
 
 

@@ -34,6 +34,7 @@ import psycopg
 
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
+from arm_core.testing import QUEUED_FILES, RECOGNISED_FILES
 from arm_ka_devstack.postgres import EmbeddedPostgres
 from arm_ka_devstack.processes import Child, free_port, venv_command
 from bench._stack import local_stack
@@ -43,46 +44,6 @@ JOBS = 10_000
 SAMPLE_SECONDS = 0.5
 START_SECONDS = 60.0
 
-
-REGISTER = """
-WITH o AS (
-    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
-      FROM generate_series(1, %(n)s)
-    RETURNING id
-), f AS (
-    INSERT INTO stored_file (id, original_name, file_type, s3_object_id, current_recognition_job_id)
-    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid() FROM o
-    RETURNING id, current_recognition_job_id
-)
-INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
-SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'queued' FROM f
-"""
-
-# History: files recognised long ago, with their mapped jobs and a document each.
-HISTORY = """
-WITH o AS (
-    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
-      FROM generate_series(1, %(n)s)
-    RETURNING id
-), f AS (
-    INSERT INTO stored_file (id, original_name, file_type, s3_object_id,
-                             current_recognition_job_id, status)
-    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), 'RECOGNIZED' FROM o
-    RETURNING id, current_recognition_job_id
-), j AS (
-    INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status,
-                                 published_at, started_at, finished_at, mapped_at,
-                                 group_schema)
-    SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'done',
-           now(), now(), now(), now(), 'osv-general'
-      FROM f
-    RETURNING id, file_id
-)
-INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings, locator)
-SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{}' FROM j
-"""
 
 STAGES = """
 SELECT stage,
@@ -269,7 +230,7 @@ def _history(dsn: str, count: int) -> None:
         conn.execute("ALTER TABLE recognition_job DISABLE TRIGGER recognition_job_queued")
         try:
             for done in range(0, count, step):
-                conn.execute(HISTORY, {"n": min(step, count - done)})
+                conn.execute(RECOGNISED_FILES, {"n": min(step, count - done)})
         finally:
             conn.execute("ALTER TABLE recognition_job ENABLE TRIGGER recognition_job_queued")
         conn.execute("VACUUM ANALYZE")
@@ -284,7 +245,7 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
         since = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
         watched.sample(start=True)
         started = time.perf_counter()
-        conn.execute(REGISTER, {"n": jobs})
+        conn.execute(QUEUED_FILES, {"n": jobs})
         target = before + jobs
         while True:
             time.sleep(SAMPLE_SECONDS)

@@ -17,6 +17,8 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from arm_core.testing import RECOGNISED_FILES
+
 pytestmark = pytest.mark.timeout(300)
 
 MODULES = (
@@ -106,33 +108,7 @@ def _statements() -> dict[str, str]:
 def _history(conn: psycopg.Connection[Any]) -> None:
     """100,000 files: most recognised long ago, a few at each stage of the path."""
     conn.execute("ALTER TABLE recognition_job DISABLE TRIGGER recognition_job_queued")
-    conn.execute(
-        """
-        WITH o AS (
-            INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-            SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'test'
-              FROM generate_series(1, %(n)s)
-            RETURNING id
-        ), f AS (
-            INSERT INTO stored_file (id, original_name, file_type, s3_object_id,
-                                     current_recognition_job_id, status)
-            SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), 'RECOGNIZED'
-              FROM o
-            RETURNING id, current_recognition_job_id
-        ), j AS (
-            INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status,
-                                         published_at, started_at, finished_at, mapped_at)
-            SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'done',
-                   now(), now(), now(), now()
-              FROM f
-            RETURNING id, file_id
-        )
-        INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings,
-                              locator)
-        SELECT gen_random_uuid(), id, file_id, 0, 'osv', 'general', 99, '[]', '{}' FROM j
-        """,
-        {"n": HISTORY},
-    )
+    conn.execute(RECOGNISED_FILES, {"n": HISTORY})
     # A few hundred at each stage of the path, as a busy day leaves them.
     conn.execute(
         """
