@@ -138,6 +138,8 @@ async def run(workdir: Path) -> None:
                 "reply_timeout_seconds": 600,
                 "ack_timeout_seconds": 60,
                 "log_json": True,
+                # The development identity: the bench is about the exchange, not sign-in.
+                "debug": True,
                 # The exchange alone: the stub writes no result files for mapping to read.
                 "mapping_enabled": False,
             }
