@@ -125,3 +125,17 @@ async def test_a_workbook_keeps_no_pages_and_says_so(make_core_settings) -> None
         unknown = await core.client.get(f"/api/v1/files/{uuid.uuid4()}/source/pages")
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "SOURCE_NOT_KEPT"
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "FILE_NOT_FOUND"
+
+
+async def test_a_damaged_index_is_as_good_as_none(make_core_settings) -> None:
+    """An index that is no JSON object (cut off, overwritten) answers SOURCE_NOT_KEPT, not a
+    server error."""
+    settings = make_core_settings(nats_enabled=False)
+    async with run_core(settings) as core:
+        answers = []
+        for body in (b'{"format": 1, "pag', b"[1, 2]"):
+            file_id, prefix = await _scanned_file(settings, [], {})
+            await open_storage(settings.storage).put(prefix + "pages.json", body)
+            answer = await core.client.get(f"/api/v1/files/{file_id}/source/pages/1")
+            answers.append((answer.status_code, answer.json()["error"]["code"]))
+    assert answers == [(404, "SOURCE_NOT_KEPT"), (404, "SOURCE_NOT_KEPT")]

@@ -48,8 +48,6 @@ async def source_of_file(
         row=row,
         around=around,
     )
-    if window is None:
-        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return SourceWindow.model_validate(window)
 
 
@@ -61,8 +59,6 @@ async def pages_of_file(request: Request, file_id: uuid.UUID) -> SourcePages:
     """The pages of a PDF or image the current attempt read, with their images."""
     runtime = runtime_of(request)
     pages = await kept_pages(runtime.pool, runtime.storage, principal_of(request), file_id)
-    if pages is None:
-        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     return SourcePages(
         file_id=file_id,
         pages=[
@@ -97,7 +93,5 @@ async def page_image_of_file(
     its width and height."""
     runtime = runtime_of(request)
     image = await page_image(runtime.pool, runtime.storage, principal_of(request), file_id, page)
-    if image is None:
-        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
     # A retry makes another attempt the current one under the same address.
     return Response(image, media_type="image/jpeg", headers={"Cache-Control": "private, no-cache"})

@@ -34,14 +34,14 @@ class SourceMissing(Refused):
 NOT_KEPT = "для этой попытки источник не сохранён: повторите распознавание"
 
 
-async def kept_prefix(pool: Pool, who: Principal, file_id: uuid.UUID) -> str | None:
-    """The raw prefix of the file's current attempt; None when the file is not there for
-    ``who``; ``SourceMissing`` when the attempt kept no set of files (older services kept
+async def kept_prefix(pool: Pool, who: Principal, file_id: uuid.UUID) -> str:
+    """The raw prefix of the file's current attempt. ``SourceMissing``: the file is not there
+    for ``who`` (FILE_NOT_FOUND), or the attempt kept no set of files (older services kept
     one file, or none)."""
     async with pool.connection() as conn:
         found = await (await conn.execute(RAW_KEY, {"file_id": file_id, **who.sql()})).fetchone()
     if found is None:
-        return None
+        raise SourceMissing("FILE_NOT_FOUND", "файл не найден")
     prefix = found["raw_key"]
     if not prefix or not prefix.endswith("/"):
         raise SourceMissing("SOURCE_NOT_KEPT", NOT_KEPT)
@@ -49,8 +49,12 @@ async def kept_prefix(pool: Pool, who: Principal, file_id: uuid.UUID) -> str | N
 
 
 async def kept_index(storage: ObjectStorage, prefix: str, name: str) -> dict[str, Any]:
-    """An index file the service wrote under the prefix (``sheets.json``, ``pages.json``)."""
+    """An index file the service wrote under the prefix (``sheets.json``, ``pages.json``);
+    one that is missing or no JSON object is as good as none."""
     try:
-        return dict(json.loads(await storage.get(prefix + name, max_bytes=MAX_KEPT_BYTES)))
-    except ObjectMissing:
+        index = json.loads(await storage.get(prefix + name, max_bytes=MAX_KEPT_BYTES))
+    except (ObjectMissing, ValueError):
         raise SourceMissing("SOURCE_NOT_KEPT", NOT_KEPT) from None
+    if not isinstance(index, dict):
+        raise SourceMissing("SOURCE_NOT_KEPT", NOT_KEPT)
+    return index

@@ -19,22 +19,19 @@ MAX_IMAGE_BYTES = 16 * 1024 * 1024
 
 async def kept_pages(
     pool: Pool, storage: ObjectStorage, who: Principal, file_id: uuid.UUID
-) -> list[dict[str, Any]] | None:
-    """``[{page, image, source}]`` of the current attempt; None when the file is not there
-    for ``who``; ``SourceMissing`` when no pages were kept."""
+) -> list[dict[str, Any]]:
+    """``[{page, image, source}]`` of the current attempt; ``SourceMissing`` when the file is
+    not there for ``who`` or no pages were kept."""
     prefix = await kept_prefix(pool, who, file_id)
-    if prefix is None:
-        return None
     return _pages(await kept_index(storage, prefix, INDEX))
 
 
 async def page_image(
     pool: Pool, storage: ObjectStorage, who: Principal, file_id: uuid.UUID, page: int
-) -> bytes | None:
-    """The JPEG of one page; None when the file is not there for ``who``."""
+) -> bytes:
+    """The JPEG of one page; ``SourceMissing`` when the file is not there for ``who`` or the
+    page or its image is not."""
     prefix = await kept_prefix(pool, who, file_id)
-    if prefix is None:
-        return None
     kept = next(
         (p for p in _pages(await kept_index(storage, prefix, INDEX)) if p["page"] == page), None
     )

@@ -26,12 +26,10 @@ async def sheet_window(
     sheet: str,
     row: int,
     around: int,
-) -> dict[str, Any] | None:
-    """Rows ``row - around`` to ``row + around`` of ``sheet`` as the file has them; None when
-    the file is not there for ``who``; ``SourceMissing`` when no sheets were kept."""
+) -> dict[str, Any]:
+    """Rows ``row - around`` to ``row + around`` of ``sheet`` as the file has them;
+    ``SourceMissing`` when the file is not there for ``who`` or no sheets were kept."""
     prefix = await kept_prefix(pool, who, file_id)
-    if prefix is None:
-        return None
     index = await kept_index(storage, prefix, INDEX)
     kept = next((s for s in index.get("sheets", []) if s.get("sheet") == sheet), None)
     if kept is None:

@@ -258,9 +258,7 @@ async def _page_source(
     pages: list[dict[str, Any]] = []
     problem = None
     try:
-        pages = (
-            await kept_pages(runtime.pool, runtime.storage, principal_of(request), file_id) or []
-        )
+        pages = await kept_pages(runtime.pool, runtime.storage, principal_of(request), file_id)
     except SourceMissing as exc:
         problem = exc.message
     kept = next((p for p in pages if p["page"] == page), None)
