@@ -48,24 +48,10 @@ from recognition_contract import (
 
 TEMPLATE = "arm_ka_template"
 
-# Files in bulk, for benches and for tests of how the cost grows with history (``%(n)s``).
-# Files just uploaded, each with its queued job as its current one:
-QUEUED_FILES = """
-WITH o AS (
-    INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
-      FROM generate_series(1, %(n)s)
-    RETURNING id
-), f AS (
-    INSERT INTO stored_file (id, original_name, file_type, s3_object_id, current_recognition_job_id)
-    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid() FROM o
-    RETURNING id, current_recognition_job_id
-)
-INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
-SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'queued' FROM f
-"""
-# Files recognised long ago, with their mapped jobs and a document each:
-RECOGNISED_FILES = """
+
+def _bulk_files(status: str) -> str:
+    """``%(n)s`` objects and their files in ``status``, each naming its future job's id."""
+    return f"""
 WITH o AS (
     INSERT INTO s3_object (bucket, key, bucket_role, created_by)
     SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
@@ -74,9 +60,19 @@ WITH o AS (
 ), f AS (
     INSERT INTO stored_file (id, original_name, file_type, s3_object_id,
                              current_recognition_job_id, status)
-    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), 'RECOGNIZED' FROM o
+    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), '{status}' FROM o
     RETURNING id, current_recognition_job_id
-), j AS (
+)"""
+
+
+# Files in bulk, for benches and for tests of how the cost grows with history (``%(n)s``).
+# Files just uploaded, each with its queued job as its current one:
+QUEUED_FILES = f"""{_bulk_files("UPLOADED")}
+INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status)
+SELECT current_recognition_job_id, id, 'tabular', 1, 3, 'queued' FROM f
+"""
+# Files recognised long ago, with their mapped jobs and a document each:
+RECOGNISED_FILES = f"""{_bulk_files("RECOGNIZED")}, j AS (
     INSERT INTO recognition_job (id, file_id, pipeline, attempt, max_attempts, status,
                                  published_at, started_at, finished_at, mapped_at,
                                  group_schema)
@@ -86,7 +82,7 @@ WITH o AS (
     RETURNING id, file_id
 )
 INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings, locator)
-SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{}' FROM j
+SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{{}}' FROM j
 """
 
 

@@ -45,6 +45,20 @@ def _statuses(values: list[str] | None) -> list[str]:
 # Files.
 
 
+async def _listing(
+    request: Request, consolidation_id: uuid.UUID | None, statuses: list[str], offset: int
+) -> dict[str, Any]:
+    """One page of the files in sight, for the whole page and for its rows alone."""
+    return await queries.list_files(
+        runtime_of(request).pool,
+        principal_of(request),
+        consolidation_id=consolidation_id,
+        statuses=statuses,
+        limit=PAGE_SIZE,
+        offset=offset,
+    )
+
+
 async def files_page(
     request: Request,
     consolidation: dict[str, Any] | None,
@@ -55,14 +69,7 @@ async def files_page(
     cursor = runtime.file_events.cursor()
     consolidation_id = consolidation["id"] if consolidation else None
     statuses = _statuses(status)
-    listing = await queries.list_files(
-        runtime.pool,
-        principal_of(request),
-        consolidation_id=consolidation_id,
-        statuses=statuses,
-        limit=PAGE_SIZE,
-        offset=offset,
-    )
+    listing = await _listing(request, consolidation_id, statuses, offset)
     return render(
         request,
         "files.html",
@@ -139,14 +146,7 @@ async def rows_partial(
         runtime.pool, principal_of(request), consolidation_id
     ):
         return await not_found(request, "Консолидация")
-    listing = await queries.list_files(
-        runtime.pool,
-        principal_of(request),
-        consolidation_id=consolidation_id,
-        statuses=statuses,
-        limit=PAGE_SIZE,
-        offset=offset,
-    )
+    listing = await _listing(request, consolidation_id, statuses, offset)
     consolidation = {"id": consolidation_id} if consolidation_id else None
     return render(
         request,
