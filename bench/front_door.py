@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.full_path import profiled, system
+from bench.full_path import BENCH_USER, profiled, system
 from tabular_parser import testing as books
 
 UPLOADS = 2000
@@ -63,7 +63,9 @@ async def accepted(url: str, uploads: int, clients: int) -> None:
     numbers = iter(range(uploads))
     file_ids: list[str] = []
     limits = httpx.Limits(max_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, limits=limits, headers=BENCH_USER
+    ) as client:
 
         async def one_client() -> None:
             for number in numbers:
@@ -84,7 +86,7 @@ async def accepted(url: str, uploads: int, clients: int) -> None:
 
 async def latency(url: str, sequential: int, in_flight: int) -> None:
     content = _book(50)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60, headers=BENCH_USER) as client:
         took: list[float] = []
         for number in range(sequential):
             started = time.perf_counter()

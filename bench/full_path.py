@@ -149,6 +149,11 @@ def _wait_healthy(url: str, child: Child, log: Path) -> None:
     raise RuntimeError(f"arm-core was not healthy in {START_SECONDS:.0f} s: see {log}")
 
 
+# Who the benches' requests come from: arm-core trusts this header as behind a proxy.
+USER_HEADER = "X-Remote-User"
+BENCH_USER = {USER_HEADER: "bench"}
+
+
 @dataclass
 class System:
     pg: EmbeddedPostgres
@@ -198,7 +203,14 @@ def system(
             Child(
                 "arm-core",
                 [venv_command("arm-core")],
-                env={**env, "DATABASE_URL": dsn, "HTTP_PORT": str(port), "DEBUG": "true"},
+                # Signed in as behind a proxy, logging at INFO, as deployed: the development
+                # identity (DEBUG) would also write every job's debug lines.
+                env={
+                    **env,
+                    "DATABASE_URL": dsn,
+                    "HTTP_PORT": str(port),
+                    "AUTH_USER_HEADER": USER_HEADER,
+                },
                 log_path=logs / f"core-{number}.log",
             )
             for number, port in enumerate(ports, start=1)

@@ -30,7 +30,15 @@ async def open_pool(dsn: str, *, max_size: int, name: str = "arm-core") -> Pool:
         # request for a connection tries again. Callers that ride out an outage therefore
         # ask with short timeouts, and the pool reconnects the moment one of them asks.
         reconnect_timeout=0,
-        kwargs={"application_name": name, "connect_timeout": 5, "row_factory": dict_row},
+        # Autocommit: a lone statement is one round trip, not BEGIN, statement, COMMIT (an
+        # upload's registration, every read of a page). Work of several statements that must
+        # hold together says so with ``conn.transaction()``.
+        kwargs={
+            "application_name": name,
+            "connect_timeout": 5,
+            "row_factory": dict_row,
+            "autocommit": True,
+        },
         configure=_configure,
     )
     await pool.open(wait=False)

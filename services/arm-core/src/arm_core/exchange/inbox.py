@@ -208,7 +208,7 @@ class Inbox:
         of each job, its acks applied before its results (a service acks before it answers);
         a job's second message of a kind goes to the next round, after its first."""
         outcomes: list[tuple[Command, Outcome]] = []
-        async with self._pool.connection(timeout=connect_timeout) as conn:
+        async with self._pool.connection(timeout=connect_timeout) as conn, conn.transaction():
             for acks, results in _rounds(commands):
                 if acks:
                     moved = await self._transitions.acks(conn, acks)
