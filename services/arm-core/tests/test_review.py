@@ -126,6 +126,31 @@ async def test_a_correction_that_cannot_be_is_refused_with_its_reason(
     assert missing.status_code == 404
 
 
+async def test_a_correction_whose_answer_fails_is_not_kept(make_core_settings, monkeypatch) -> None:
+    """The change and the document as changed are one transaction: if the document cannot be
+    read back after the write, the change is not kept, so the analyst's retry does not make
+    it twice."""
+    settings = make_core_settings()
+    async with run_core(settings) as core:
+        file_id, [statement] = await _documents(core, settings, STATEMENT)
+        # The read that follows the write fails (the reads before it use other statements).
+        monkeypatch.setattr("arm_core.review.service.LAYERS", "SELECT 1 / 0 AS document_id")
+        answer = await core.client.post(
+            f"/api/v1/documents/{statement['id']}/corrections",
+            json={"target": "header", "field": "total_debit", "value": "2 789,00", "reason": "r"},
+        )
+        monkeypatch.undo()
+        kept = await fetch_one(
+            settings.database_dsn,
+            "SELECT count(*) AS n FROM correction WHERE document_id = %s",
+            statement["id"],
+        )
+        shown = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()
+    assert answer.status_code == 500
+    assert kept["n"] == 0
+    assert shown["documents"][0]["corrections"] == []
+
+
 async def test_a_document_is_confirmed_once_every_warning_has_a_reason(make_core_settings) -> None:
     settings = make_core_settings()
     async with run_core(settings) as core:

@@ -12,7 +12,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from arm_core.auth.principal import Principal
-from arm_core.db.pool import Pool
+from arm_core.db.pool import Connection, Pool
 from arm_core.files.access import VISIBLE_FILE
 from arm_core.mapping.queries import file_documents
 from arm_core.refusal import Refused
@@ -123,7 +123,8 @@ async def _recognised(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) ->
 async def _view(pool: Pool, recognised: dict[str, Any]) -> dict[str, Any]:
     """One document as reviewed, from its recognised form (read once per request: a
     100,000-row trial balance is seconds of reading)."""
-    [view] = await _reviewed(pool, [recognised])
+    async with pool.connection() as conn:
+        [view] = await _reviewed(conn, [recognised])
     return view
 
 
@@ -157,7 +158,9 @@ async def correct(
         "corrected": value,
         "reason": change.reason,
     }
-    async with pool.connection() as conn:
+    # The change and the document as changed are read in one transaction: an answer lost
+    # after the write would leave a retry to write the change twice.
+    async with pool.connection() as conn, conn.transaction():
         added = await (
             await conn.execute(
                 CORRECT,
@@ -174,10 +177,11 @@ async def correct(
                 },
             )
         ).fetchone()
-    if added is None:
-        # Confirmed, or superseded by a retry, since it was read.
-        raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
-    return await _view(pool, recognised_doc)
+        if added is None:
+            # Confirmed, or superseded by a retry, since it was read.
+            raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
+        [view] = await _reviewed(conn, [recognised_doc])
+    return view
 
 
 async def confirm(
@@ -203,7 +207,7 @@ async def confirm(
             "WARNINGS_NOT_ACKNOWLEDGED",
             f"остались замечания без причины: {len(open_)} (первое: {open_[0]['message']})",
         )
-    async with pool.connection() as conn:
+    async with pool.connection() as conn, conn.transaction():
         done = await (
             await conn.execute(
                 CONFIRM,
@@ -217,9 +221,10 @@ async def confirm(
                 },
             )
         ).fetchone()
-    if done is None:
-        raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
-    return await _view(pool, recognised)
+        if done is None:
+            raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
+        [confirmed] = await _reviewed(conn, [recognised])
+    return confirmed
 
 
 def _key(locator: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
@@ -230,22 +235,23 @@ async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, A
     """The file's current documents as reviewed: corrections applied (each listed with the
     value recognised), checks re-run where something was corrected, and whether and by whom
     each was confirmed."""
-    return await _reviewed(pool, await file_documents(pool, file_id))
+    documents = await file_documents(pool, file_id)
+    async with pool.connection() as conn:
+        return await _reviewed(conn, documents)
 
 
-async def _reviewed(pool: Pool, documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def _reviewed(conn: Connection, documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ids = [doc["id"] for doc in documents]
     layers: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     acks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     confirmed: dict[Any, dict[str, Any]] = {}
     if ids:
-        async with pool.connection() as conn:
-            for row in await (await conn.execute(LAYERS, {"ids": ids})).fetchall():
-                layers[row["document_id"]].append(dict(row))
-            for row in await (await conn.execute(ACKS, {"ids": ids})).fetchall():
-                acks[row["document_id"]].append(dict(row))
-            for row in await (await conn.execute(CONFIRMED, {"ids": ids})).fetchall():
-                confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
+        for row in await (await conn.execute(LAYERS, {"ids": ids})).fetchall():
+            layers[row["document_id"]].append(dict(row))
+        for row in await (await conn.execute(ACKS, {"ids": ids})).fetchall():
+            acks[row["document_id"]].append(dict(row))
+        for row in await (await conn.execute(CONFIRMED, {"ids": ids})).fetchall():
+            confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
     return [
         _applied(doc, layers[doc["id"]], acks[doc["id"]], confirmed.get(doc["id"]))
         for doc in documents
