@@ -27,6 +27,7 @@ from psycopg.rows import dict_row
 
 from arm_core.app import create_app
 from arm_core.cli import STOP_BOUND_SECONDS
+from arm_core.db.ids import new_id
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
 from arm_ka_devstack.nats_server import NatsServer
@@ -54,13 +55,13 @@ def _bulk_files(status: str) -> str:
     return f"""
 WITH o AS (
     INSERT INTO s3_object (bucket, key, bucket_role, created_by)
-    SELECT 'arm-ka', 'uploads/' || gen_random_uuid(), 'uploads', 'bench'
+    SELECT 'arm-ka', 'uploads/' || uuid_v7(), 'uploads', 'bench'
       FROM generate_series(1, %(n)s)
     RETURNING id
 ), f AS (
     INSERT INTO stored_file (id, original_name, file_type, s3_object_id,
                              current_recognition_job_id, status)
-    SELECT gen_random_uuid(), 'osv.xlsx', 'XLSX', id, gen_random_uuid(), '{status}' FROM o
+    SELECT uuid_v7(), 'osv.xlsx', 'XLSX', id, uuid_v7(), '{status}' FROM o
     RETURNING id, current_recognition_job_id
 )"""
 
@@ -82,7 +83,7 @@ RECOGNISED_FILES = f"""{_bulk_files("RECOGNIZED")}, j AS (
     RETURNING id, file_id
 )
 INSERT INTO document (id, job_id, file_id, position, kind, variant, confidence, warnings, locator)
-SELECT gen_random_uuid(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{{}}' FROM j
+SELECT uuid_v7(), j.id, j.file_id, 1, 'osv', 'general', 99, '[]', '{{}}' FROM j
 """
 
 
@@ -254,8 +255,8 @@ async def insert_file_with_job(
 ) -> tuple[uuid.UUID, uuid.UUID]:
     """A stored file and its current recognition job, written straight to the database."""
     async with await psycopg.AsyncConnection.connect(dsn, autocommit=False) as conn:
-        file_id = uuid.uuid4()
-        job_id = uuid.uuid4()
+        file_id = new_id()
+        job_id = new_id()
         key = f"uploads/{file_id}/source"
         object_id = (
             await (

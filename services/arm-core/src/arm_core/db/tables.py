@@ -69,9 +69,7 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 def _id() -> Column[object]:
-    return Column(
-        "id", UUID(as_uuid=True), primary_key=True, server_default=text("gen_random_uuid()")
-    )
+    return Column("id", UUID(as_uuid=True), primary_key=True, server_default=text("uuid_v7()"))
 
 
 consolidation = Table(

@@ -17,6 +17,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from arm_core.auth.principal import Principal
+from arm_core.db.ids import new_id
 from arm_core.db.pool import Connection, Pool, database_unavailable
 from arm_core.files.access import VISIBLE_FILE
 from arm_core.files.names import display_name, object_key
@@ -186,8 +187,8 @@ async def store_upload(
             "UNSUPPORTED_FORMAT",
             f"содержимое файла не соответствует расширению {file_type}",
         )
-    file_id = uuid.uuid4()
-    job_id = uuid.uuid4()
+    file_id = new_id()
+    job_id = new_id()
     key = object_key(str(file_id), file_type)
     try:
         stored = await storage.put(key, guard.stream())

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from psycopg.types.json import Jsonb
 
+from arm_core.db.ids import new_id
 from arm_core.db.pool import Connection
 from recognition_contract import (
     Document,
@@ -115,7 +116,7 @@ async def write_documents(conn: Connection, jobs: Sequence[JobDocuments]) -> Non
     statements: list[tuple[uuid.UUID, Statement]] = []
     for job in jobs:
         for position, doc in enumerate(job.documents):
-            document_id = uuid.uuid4()
+            document_id = new_id()
             columns = _columns(doc)
             documents.append(
                 (
