@@ -248,6 +248,15 @@ def _history(dsn: str, count: int) -> None:
         conn.execute("VACUUM ANALYZE")
 
 
+# What the server wrote and read, whoever for: counts that do not depend on how busy the
+# machine is, unlike its CPU seconds.
+SERVER_IO = """
+SELECT w.wal_records, w.wal_fpi, w.wal_bytes, d.blks_read, d.blks_hit
+  FROM pg_stat_wal w,
+       (SELECT sum(blks_read) AS blks_read, sum(blks_hit) AS blks_hit FROM pg_stat_database) d
+"""
+
+
 def batch(dsn: str, watched: Watched, jobs: int) -> float:
     """Register ``jobs`` files and wait for every one to be RECOGNIZED; print the figures."""
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -255,6 +264,7 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
             "SELECT count(*) FROM stored_file WHERE status = 'RECOGNIZED'"
         ).fetchone()[0]  # type: ignore[index]
         since = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+        io_before = conn.execute(SERVER_IO).fetchone()
         watched.sample(start=True)
         started = time.perf_counter()
         conn.execute(QUEUED_FILES, {"n": jobs})
@@ -269,6 +279,7 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
                 break
         elapsed = time.perf_counter() - started
         watched.sample()
+        io_after = conn.execute(SERVER_IO).fetchone()
         stages = conn.execute(STAGES, {"since": since}).fetchall()
         republished = conn.execute(
             "SELECT count(*) FROM recognition_job"
@@ -282,6 +293,16 @@ def batch(dsn: str, watched: Watched, jobs: int) -> float:
     )
     for _, stage, p50, p90, p99 in ((None, *row) for row in stages):
         print(f"  {stage:<24} p50 {p50:8.1f} ms  p90 {p90:8.1f} ms  p99 {p99:8.1f} ms")
+    assert io_before is not None
+    assert io_after is not None
+    records, images, wal, read, found = (
+        (after - before) / jobs for before, after in zip(io_before, io_after, strict=True)
+    )
+    print(
+        f"  PostgreSQL per job: {records:.1f} WAL records, {wal:,.0f} WAL bytes,"
+        f" {images:.2f} whole-page images; {read:.1f} pages read into its buffers,"
+        f" {found:.0f} found there"
+    )
     for name, usage in watched.usage.items():
         per_thousand = usage.cpu / jobs * 1000
         print(
