@@ -9,7 +9,7 @@ import uuid
 
 import psycopg
 
-from arm_core.db.ids import made_at_millis, new_id
+from arm_core.db.ids import first_id_of, made_at_millis, new_id
 
 
 def _now_millis() -> int:
@@ -71,3 +71,18 @@ def test_rows_the_database_adds_get_ordered_ids(database_url: str) -> None:
             (file_id,),
         ).fetchall()
     assert all(_is_version_7(value) for value in (object_id, file_id, job_id))
+
+
+def test_every_id_made_since_a_moment_sorts_after_its_first_id(database_url: str) -> None:
+    since = _now_millis()
+    first = first_id_of(since)
+    here = [new_id() for _ in range(1000)]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        there = [row[0] for row in conn.execute("SELECT uuid_v7() FROM generate_series(1, 1000)")]
+        [(older,)] = conn.execute(
+            "SELECT count(*) FROM unnest(%s::uuid[]) AS i WHERE i < %s", (here + there, first)
+        ).fetchall()
+    assert _is_version_7(first)
+    assert made_at_millis(first) == since
+    assert all(first <= value for value in here + there)
+    assert older == 0

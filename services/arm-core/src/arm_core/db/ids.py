@@ -33,3 +33,9 @@ def new_id() -> uuid.UUID:
 def made_at_millis(value: uuid.UUID) -> int:
     """The Unix milliseconds a version-7 id was made at."""
     return value.int >> 80
+
+
+def first_id_of(millis: int) -> uuid.UUID:
+    """The smallest version-7 id of that millisecond: every id made then or later sorts at or
+    after it, so ``id >= first_id_of(t)`` reads the rows made since ``t`` off the primary key."""
+    return uuid.UUID(int=(millis & 0xFFFF_FFFF_FFFF) << 80 | _VERSION | _VARIANT)
