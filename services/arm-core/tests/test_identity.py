@@ -71,7 +71,13 @@ def test_without_sign_in_the_core_serves_only_in_development_on_loopback() -> No
     with pytest.raises(SettingsError, match="loopback only"):
         create_app(CoreSettings(debug=True, http_host="0.0.0.0"))  # noqa: S104 (refused)
     assert create_app(CoreSettings(debug=True)) is not None
-    behind_proxy = CoreSettings(auth_user_header=HEADER, http_host="0.0.0.0")  # noqa: S104
+    with pytest.raises(SettingsError, match="AUTH_TRUSTED_PROXIES"):
+        create_app(CoreSettings(auth_user_header=HEADER))
+    behind_proxy = CoreSettings(
+        auth_user_header=HEADER,
+        auth_trusted_proxies=["10.0.0.5"],
+        http_host="0.0.0.0",  # noqa: S104
+    )
     assert create_app(behind_proxy) is not None
 
 

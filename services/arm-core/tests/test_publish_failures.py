@@ -98,8 +98,9 @@ async def _unacked(database_url: str, count: int):
         await conn.execute(
             "UPDATE recognition_job SET published_at = now() - interval '1 minute',"
             " reply_deadline = now() + interval '1 hour', request_msg_id = id::text || ':1',"
-            " request_subject = 'files.tabular_uploaded', republish_count = %s WHERE id = %s",
-            (count, job_id),
+            " request_subject = 'files.tabular_uploaded', republish_count = %s,"
+            " metrics = jsonb_build_object('republish_count', %s) WHERE id = %s",
+            (count, count, job_id),
         )
         await conn.commit()
     return job_id

@@ -108,7 +108,7 @@ async def test_new_attempt_starts_clean(make_core_settings) -> None:
         response = await core.client.post(f"/api/v1/files/{file_id}/retry")
     job = await job_row(dsn, uuid.UUID(response.json()["job_id"]))
     assert job["status"] == "queued"
-    assert job["metrics"] == {}
+    assert job["metrics"] == {"republish_count": 0}
     assert {field: job[field] for field in OLD_JOB_FIELDS} == dict.fromkeys(OLD_JOB_FIELDS)
 
 

@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Final
+from typing import Any, Final
 
 import uvicorn
 
@@ -25,6 +25,17 @@ HTTP_GRACE_SECONDS: Final = 5
 STOP_BOUND_SECONDS: Final = 30.0
 
 log = get_logger("arm_core")
+
+
+# How uvicorn serves the core, wherever it does (here and in the tests). Forwarded headers
+# are never read: uvicorn would otherwise replace the socket's peer with what
+# X-Forwarded-For says (from 127.0.0.1 by default, from anyone with FORWARDED_ALLOW_IPS=*),
+# and the trusted-proxy check would believe it. Behind a TLS proxy, PUBLIC_URL says the
+# scheme and host the analysts use.
+def http_config(app: Any, *, host: str, port: int, **options: Any) -> uvicorn.Config:
+    return uvicorn.Config(
+        app, host=host, port=port, proxy_headers=False, log_config=None, access_log=False, **options
+    )
 
 
 class _Server(uvicorn.Server):
@@ -97,12 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     if settings.auth_mode == "off":
         log.warning("development_identity", user=settings.dev_user, host=settings.http_host)
     server = _Server(
-        uvicorn.Config(
+        http_config(
             app,
             host=settings.http_host,
             port=settings.http_port,
-            log_config=None,
-            access_log=False,
             # Open event streams would otherwise hold a stopping server until they end.
             timeout_graceful_shutdown=HTTP_GRACE_SECONDS,
         )

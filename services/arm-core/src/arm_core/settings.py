@@ -71,7 +71,9 @@ class CoreSettings(PlatformSettings):
     auth_roles_header: str | None = None
     auth_teams_header: str | None = None
     auth_default_roles: list[str] = Field(default_factory=lambda: ["analyst"])
-    # Addresses or networks of the proxies allowed to pass those headers; empty: any peer.
+    # Addresses or networks of the proxies allowed to pass those headers, matched against the
+    # socket's peer (no X-Forwarded-For or Forwarded header is ever read). Header mode needs
+    # them named; empty is allowed in development only, and then trusts loopback peers.
     auth_trusted_proxies: list[str] = Field(default_factory=list)
     # With neither, only with DEBUG=true and on loopback: everything is done as dev_user.
     dev_user: str = "dev"
@@ -115,7 +117,13 @@ class CoreSettings(PlatformSettings):
 
     def refusal(self) -> str | None:
         """Why this core must not start, if it must not: with no sign-in configured, borrower
-        data would be open to anyone who reaches the port."""
+        data would be open to anyone who reaches the port; behind a proxy that is not named,
+        anyone who reaches the port could name themselves any user."""
+        if self.auth_mode == "proxy" and not self.auth_trusted_proxies and not self.debug:
+            return (
+                "AUTH_USER_HEADER is set but AUTH_TRUSTED_PROXIES names no proxy: list the "
+                'addresses of the proxies that pass the headers (["10.0.0.5"])'
+            )
         if self.auth_mode != "off":
             return None
         if not self.debug:

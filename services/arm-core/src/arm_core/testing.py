@@ -26,7 +26,7 @@ from nats.aio.msg import Msg
 from psycopg.rows import dict_row
 
 from arm_core.app import create_app
-from arm_core.cli import STOP_BOUND_SECONDS
+from arm_core.cli import STOP_BOUND_SECONDS, http_config
 from arm_core.db.ids import new_id
 from arm_core.db.migrate import upgrade
 from arm_core.settings import CoreSettings
@@ -129,11 +129,21 @@ def make_core_settings(
             "log_json": True,
             # The development identity unless a test configures sign-in.
             "debug": True,
+            # Behind a proxy (when a test sets AUTH_USER_HEADER): the tests' own client.
+            "auth_trusted_proxies": ["127.0.0.1"],
         }
         values.update(overrides)
         return CoreSettings(**values)
 
     return make
+
+
+def runtime_of_server(server: uvicorn.Server) -> Any:
+    """The runtime of the core ``server`` serves (under whatever middleware uvicorn added)."""
+    app = server.config.loaded_app
+    while not hasattr(app, "state"):
+        app = app.app
+    return app.state.runtime
 
 
 @dataclass
@@ -145,15 +155,13 @@ class RunningCore:
 
     @property
     def runtime(self) -> Any:
-        return self.server.config.loaded_app.app.state.runtime
+        return runtime_of_server(self.server)
 
 
 @contextlib.asynccontextmanager
 async def serving(app: Any, port: int, *, name: str) -> AsyncIterator[uvicorn.Server]:
     """``app`` served by uvicorn on loopback inside the test's event loop, once it listens."""
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_config=None, access_log=False, lifespan="on"
-    )
+    config = http_config(app, host="127.0.0.1", port=port, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(), name=name)
     try:
@@ -179,7 +187,7 @@ async def run_core(
     async with serving(create_app(settings), settings.http_port, name="arm-core") as server:
         url = f"http://127.0.0.1:{settings.http_port}"
         if settings.nats_enabled and wait_for_nats:
-            nats_link = server.config.loaded_app.app.state.runtime.nats
+            nats_link = runtime_of_server(server).nats
             assert await nats_link.wait_connected(60), "arm-core never subscribed"
         async with httpx.AsyncClient(base_url=url, timeout=10) as client:
             yield RunningCore(settings=settings, url=url, client=client, server=server)

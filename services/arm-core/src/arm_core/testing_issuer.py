@@ -89,6 +89,7 @@ class LocalIssuer:
             "nbf": now,
             "exp": now + lifetime,
             "preferred_username": "ivanova.a",
+            "roles": ["analyst"],
         }
         body.update(claims or {})
         body = {k: v for k, v in body.items() if v is not None}

@@ -1,6 +1,7 @@
-"""Small bodies stay small: every request body but an upload's multipart form (JSON of the
-API, the pages' forms) is read up to a limit, and one past it is 413 before any route sees
-it. Uploads have their own limit, checked as they stream to storage."""
+"""Small bodies stay small: every request body but an upload's, whatever its content type
+(JSON of the API, the pages' forms, a multipart form sent anywhere else), is read up to a
+limit before any route sees it, and one past it is 413. Uploads, to the upload routes alone,
+have their own limit, checked as they stream to storage."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arm_core.api.errors import error_response
 
-_STREAMED = b"multipart/form-data"
+# (method, path) of the routes that take a file: their bodies stream, bounded by
+# UPLOAD_MAX_BYTES (``api.files``).
+UPLOAD_ROUTES = frozenset({("POST", "/api/v1/files")})
 
 
 class BodyLimit:
@@ -17,18 +20,16 @@ class BodyLimit:
         self.most = most
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http" or (scope["method"], scope["path"]) in UPLOAD_ROUTES:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        if headers.get(b"content-type", b"").lower().startswith(_STREAMED):
-            await self.app(scope, receive, send)
-            return
         length = headers.get(b"content-length", b"")
         if length.isdigit() and int(length) > self.most:
             await self._refuse(scope, receive, send)
             return
-        # Without a length (chunked), the body is read here, up to the limit.
+        # Whatever the method or the length says (a GET with a body, a chunked body, a
+        # length that lies), the body is read here, up to the limit.
         body = bytearray()
         while True:
             message = await receive()

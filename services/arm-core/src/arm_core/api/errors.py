@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from psycopg_pool import PoolTimeout
 from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -100,9 +101,12 @@ _HTTP_CODES = {
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        if exc.status in (403, 404):
-            await note_refused(request, exc.code if exc.status == 403 else None)
         response = error_response(exc.status, exc.code, exc.message)
+        if exc.status in (403, 404):
+            # After the answer is sent: a refusal of something that exists (and so is
+            # written down) must take no longer to answer than an id that is nobody's.
+            code = exc.code if exc.status == 403 else None
+            response.background = BackgroundTask(note_refused, request, code)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response

@@ -10,11 +10,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 from starlette.requests import ClientDisconnect
 
+from arm_core.api.bodies import RequestBody
 from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
-from arm_core.api.errors import ApiError, error_responses, storable
+from arm_core.api.errors import ApiError, error_responses
 from arm_core.api.models import (
     BatchRetryResults,
     ConsolidationList,
@@ -29,7 +30,7 @@ from arm_core.api.models import (
 from arm_core.audit import trail
 from arm_core.auth.principal import Principal
 from arm_core.files import consolidations, queries
-from arm_core.files.access import visible_files
+from arm_core.files.access import change_refusals
 from arm_core.files.intake import (
     CONTENT_TYPES,
     IntakeError,
@@ -361,8 +362,9 @@ async def retry_one(request: Request, file_id: uuid.UUID) -> RetryStarted:
     """A new attempt for a file whose current attempt failed."""
     who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
     pool = runtime_of(request).pool
-    if not await visible_files(pool, who, [file_id]):
-        raise ApiError(404, "FILE_NOT_FOUND", "файл не найден")
+    refusal = (await change_refusals(pool, who, [file_id])).get(file_id)
+    if refusal is not None:
+        raise refusal
     outcome = await retry_file(pool, file_id, who.user)
     if isinstance(outcome, NotRetried):
         status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
@@ -370,7 +372,7 @@ async def retry_one(request: Request, file_id: uuid.UUID) -> RetryStarted:
     return RetryStarted(file_id=outcome.file_id, job_id=outcome.job_id, attempt=outcome.attempt)
 
 
-class BatchRetry(BaseModel):
+class BatchRetry(RequestBody):
     # An id that is no file's is echoed back in the answer, so its length is bounded.
     file_ids: list[Annotated[str, Field(max_length=100)]] = Field(
         min_length=1, max_length=MAX_BATCH
@@ -406,14 +408,16 @@ async def retry_batch(request: Request, body: BatchRetry) -> BatchRetryResults:
             results.append({"file_id": raw, "outcome": "skipped", "reason": "FILE_NOT_FOUND"})
     who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
     pool = runtime_of(request).pool
-    # A file out of sight is skipped as not found, like an id that is no file's.
-    visible = await visible_files(pool, who, ids)
+    # A file out of sight is skipped as not found, like an id that is no file's; one seen but
+    # not the user's to change, as forbidden.
+    refused = await change_refusals(pool, who, ids)
     outcomes: list[Retried | NotRetried] = [
-        NotRetried(file_id, "FILE_NOT_FOUND", "файл не найден")
-        for file_id in ids
-        if file_id not in visible
+        NotRetried(
+            file_id, "FORBIDDEN" if refusal.status == 403 else "FILE_NOT_FOUND", refusal.message
+        )
+        for file_id, refusal in refused.items()
     ]
-    outcomes += await retry_files(pool, [i for i in ids if i in visible], who.user)
+    outcomes += await retry_files(pool, [i for i in ids if i not in refused], who.user)
     for outcome in outcomes:
         if isinstance(outcome, Retried):
             results.append(
@@ -450,7 +454,7 @@ async def get_job(request: Request, job_id: uuid.UUID) -> JobView:
     return JobView.model_validate(job)
 
 
-class NewConsolidation(BaseModel):
+class NewConsolidation(RequestBody):
     name: str = Field(min_length=1, max_length=300)
     team: str | None = Field(
         default=None,
@@ -461,8 +465,6 @@ class NewConsolidation(BaseModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not storable(value):
-            raise ValueError("название содержит недопустимые символы")
         value = " ".join(value.split())
         if not value:
             raise ValueError("название не может быть пустым")
@@ -513,15 +515,8 @@ async def get_consolidation(request: Request, consolidation_id: uuid.UUID) -> Co
     return ConsolidationView.model_validate(found)
 
 
-class TeamAssignment(BaseModel):
+class TeamAssignment(RequestBody):
     team: str | None = Field(max_length=200, description="the team; null: none")
-
-    @field_validator("team")
-    @classmethod
-    def _storable(cls, value: str | None) -> str | None:
-        if value is not None and not storable(value):
-            raise ValueError("название команды содержит недопустимые символы")
-        return value
 
 
 @router.patch(

@@ -7,10 +7,11 @@ import uuid
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field
 
+from arm_core.api.bodies import RequestBody
 from arm_core.api.deps import changer_within, runtime_of
-from arm_core.api.errors import error_responses, storable
+from arm_core.api.errors import error_responses
 from arm_core.api.models import ReviewedDocument
 from arm_core.review.service import Change, confirm, correct
 
@@ -30,7 +31,7 @@ _REFUSALS = {
 Reason = Annotated[str, Field(min_length=1, max_length=1000, description="why")]
 
 
-class NewCorrection(BaseModel):
+class NewCorrection(RequestBody):
     target: Literal["header", "row", "transaction"]
     position: int | None = Field(
         default=None, ge=1, le=10_000_000, description="the row's or transaction's number"
@@ -41,28 +42,14 @@ class NewCorrection(BaseModel):
     )
     reason: Reason
 
-    @field_validator("field", "value", "reason")
-    @classmethod
-    def _storable(cls, value: str | None) -> str | None:
-        if value is not None and not storable(value):
-            raise ValueError("текст содержит недопустимые символы")
-        return value
 
-
-class Acknowledged(BaseModel):
+class Acknowledged(RequestBody):
     code: str = Field(max_length=100)
     locator: dict[str, Any] | None = None
     reason: Reason
 
-    @field_validator("code", "reason")
-    @classmethod
-    def _storable(cls, value: str) -> str:
-        if not storable(value):
-            raise ValueError("текст содержит недопустимые символы")
-        return value
 
-
-class Confirmation(BaseModel):
+class Confirmation(RequestBody):
     acknowledged: list[Acknowledged] = Field(
         default_factory=list, max_length=1000, description="the warnings left, each with why"
     )

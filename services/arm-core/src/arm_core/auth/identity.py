@@ -2,11 +2,12 @@
 
 * OpenID Connect (``OIDC_ISSUER``): a bearer token signed by the issuer;
 * behind an authenticating proxy (``AUTH_USER_HEADER``): the login, roles and teams it passes,
-  taken only from the proxies in ``AUTH_TRUSTED_PROXIES`` when those are set;
+  taken only from a peer in ``AUTH_TRUSTED_PROXIES`` (the socket's own address: no forwarded
+  header is read anywhere; with none named, in development only, from loopback);
 * neither (development only, see ``CoreSettings.refusal``): the development identity, an admin.
 
 No route but ``/healthcheck`` answers without one; ``/metrics`` answers to its own token
-instead, when one is set.
+instead, when one is set. A user with no role of ours is refused everything but signing out.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from arm_core.api.errors import error_response
 from arm_core.audit.refusals import note_refusal
 from arm_core.auth.oidc import Issuer, IssuerUnavailable, TokenRefused
-from arm_core.auth.principal import Principal, Role, claim, names
+from arm_core.auth.principal import Principal, Role, claim, header_names, names
 from arm_core.auth.sessions import find_session
 from arm_core.settings import CoreSettings
 from arm_ka_platform.logging import get_logger
@@ -32,6 +33,9 @@ log = get_logger(__name__)
 OPEN_PATHS = frozenset({"/healthcheck"})
 # Open with OpenID Connect on: the way in.
 SIGN_IN_PATHS = frozenset({"/auth/login", "/auth/callback"})
+# What a signed-in user with no role may still do: leave, and load the page's styles.
+ROLELESS_PATHS = frozenset({"/auth/logout"})
+ROLELESS_PREFIXES = ("/static/",)
 PRINCIPAL = "principal"
 # How the principal was proven: "bearer", "session", "proxy" or "development".
 VIA = "via"
@@ -57,18 +61,18 @@ def proxy_principal(
     """The user the trusted proxy names (``headers`` with lower-case names; ``client``: the
     peer's address), or ``Unauthenticated``."""
     assert settings.auth_user_header is not None
-    if settings.auth_trusted_proxies and not _trusted(settings, client):
+    if not _trusted(settings, client):
         raise Unauthenticated("запрос пришёл не через доверенный прокси")
     user = headers.get(settings.auth_user_header.lower(), "").strip()
     if not user:
         raise Unauthenticated("пользователь не определён")
     roles = (
-        names(headers.get(settings.auth_roles_header.lower(), ""))
+        header_names(headers.get(settings.auth_roles_header.lower(), ""))
         if settings.auth_roles_header
         else settings.auth_default_roles
     )
     teams = (
-        names(headers.get(settings.auth_teams_header.lower(), ""))
+        header_names(headers.get(settings.auth_teams_header.lower(), ""))
         if settings.auth_teams_header
         else []
     )
@@ -81,18 +85,23 @@ def token_principal(settings: CoreSettings, claims: dict[str, object]) -> Princi
         raise Unauthenticated("в токене нет имени пользователя")
     return Principal.of(
         user.strip(),
-        names(claim(claims, settings.oidc_roles_claim)),
-        names(claim(claims, settings.oidc_teams_claim)),
+        names(claim(claims, settings.oidc_roles_claim), what=settings.oidc_roles_claim),
+        names(claim(claims, settings.oidc_teams_claim), what=settings.oidc_teams_claim),
     )
 
 
 def _trusted(settings: CoreSettings, client: str | None) -> bool:
+    """Whether the peer (the socket's address) is a proxy allowed to name the user. With no
+    proxies named (allowed in development only, see ``CoreSettings.refusal``), a peer on
+    loopback is."""
     if client is None:
         return False
     try:
         address = ipaddress.ip_address(client)
     except ValueError:
         return False
+    if not settings.auth_trusted_proxies:
+        return address.is_loopback
     return any(address in ipaddress.ip_network(net) for net in settings.auth_trusted_proxies)
 
 
@@ -162,6 +171,9 @@ class RequireIdentity:
                 scope, receive, send
             )
             return
+        if not principal.has_role and not _open_to_the_roleless(scope["path"]):
+            await _refuse_roleless(scope, receive, send, principal)
+            return
         # Resolved once: the routes read it as ``request.state.principal``.
         state[PRINCIPAL] = principal
         await self.app(scope, receive, send)
@@ -194,6 +206,29 @@ class RequireIdentity:
             log.info("token_refused", reason=exc.message, path=scope["path"])
             raise Unauthenticated(exc.message) from None
         return token_principal(settings, claims)
+
+
+def _open_to_the_roleless(path: str) -> bool:
+    return path in ROLELESS_PATHS or path.startswith(ROLELESS_PREFIXES)
+
+
+async def _refuse_roleless(
+    scope: Scope, receive: Receive, send: Send, principal: Principal
+) -> None:
+    runtime = scope["app"].state.runtime
+    client = scope.get("client")
+    await note_refusal(
+        runtime.pool,
+        runtime.rate_limits,
+        actor=principal.user,
+        outcome="NO_ROLE",
+        method=scope["method"],
+        path=scope["path"],
+        client=client[0] if client else None,
+    )
+    await error_response(
+        403, "FORBIDDEN", "у пользователя нет роли в АРМ КА: обратитесь к администратору"
+    )(scope, receive, send)
 
 
 def _page_visit(scope: Scope, headers: dict[str, str]) -> bool:

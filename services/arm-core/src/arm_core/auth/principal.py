@@ -1,8 +1,10 @@
-"""The acting user: a login, roles and teams, and what those allow.
+"""The acting user: a login, roles and teams, and what those allow, decided here alone.
 
 ``analyst``: uploads, views and retries within the consolidations of their teams (and the files
 they uploaded outside any consolidation); ``supervisor``: sees everything, changes nothing;
-``admin``: everything, the audit trail included.
+``admin``: everything, the audit trail included. A user with none of these roles sees and
+changes nothing, and a union of roles never widens a team: what a user may change is what
+their analyst role may change, or everything for an admin, whatever else they may see.
 """
 
 from __future__ import annotations
@@ -10,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
+
+from arm_ka_platform.logging import get_logger
+
+log = get_logger(__name__)
+
+# What a request does with what it names: reads it, or changes it (retry, correct, confirm).
+Purpose = Literal["read", "change"]
 
 
 class Role(StrEnum):
@@ -36,6 +45,11 @@ class Principal:
         )
 
     @property
+    def has_role(self) -> bool:
+        """Whether the user holds any role here at all: without one, nothing is theirs."""
+        return bool(self.roles)
+
+    @property
     def sees_all(self) -> bool:
         return bool(self.roles & {Role.SUPERVISOR, Role.ADMIN})
 
@@ -54,12 +68,16 @@ class Principal:
             return True
         return Role.ANALYST in self.roles and team is not None and team in self.teams
 
-    def sql(self) -> dict[str, Any]:
-        """The parameters of ``access.VISIBLE_FILE`` and ``access.VISIBLE_CONSOLIDATION``."""
+    def sql(self, purpose: Purpose = "read") -> dict[str, Any]:
+        """The parameters of ``access.VISIBLE_FILE`` and ``access.VISIBLE_CONSOLIDATION`` for
+        what the request does: everything for a supervisor's or admin's reading and an
+        admin's change; otherwise the analyst role's teams and own files, or nothing."""
+        everything = self.sees_all if purpose == "read" else self.is_admin
+        analyst = Role.ANALYST in self.roles
         return {
-            "sees_all": self.sees_all,
-            "teams": sorted(self.teams),
-            "user": self.user,
+            "sees_all": everything,
+            "teams": sorted(self.teams) if analyst else [],
+            "user": self.user if analyst else None,
         }
 
 
@@ -73,13 +91,30 @@ def claim(claims: dict[str, Any], path: str) -> Any:
     return value
 
 
-def names(value: Any) -> list[str]:
-    """A claim read as a list of names: a JSON list, or a string of comma- or space-separated
-    names; group paths (``/credit/team-a``) keep their last segment."""
-    if isinstance(value, str):
-        items: list[Any] = value.replace(",", " ").split()
-    elif isinstance(value, list):
-        items = value
-    else:
+_malformed_claims: set[str] = set()
+
+
+def names(value: Any, *, what: str) -> list[str]:
+    """A claim read as a list of names, which is the only form a list of roles or groups takes:
+    a JSON list of strings. Anything else (a string, an object, a list holding other things)
+    names nothing, and is logged once per claim (``what``); group paths (``/credit/team-a``)
+    keep their last segment."""
+    if value is None:
         return []
-    return [item.rstrip("/").rsplit("/", 1)[-1] for item in items if isinstance(item, str)]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        if what not in _malformed_claims:
+            _malformed_claims.add(what)
+            log.warning("claim_not_a_list_of_names", claim=what, type=type(value).__name__)
+        return []
+    return [last_segment(item) for item in value]
+
+
+def header_names(value: str) -> list[str]:
+    """Names a proxy passes in one header: comma-separated. A name with a space inside is no
+    name (``guest admin`` is neither a guest nor an admin)."""
+    items = [item.strip() for item in value.split(",")]
+    return [last_segment(item) for item in items if item and not any(c.isspace() for c in item)]
+
+
+def last_segment(name: str) -> str:
+    return name.rstrip("/").rsplit("/", 1)[-1]

@@ -12,6 +12,8 @@ from arm_core.api.errors import ApiError
 from arm_core.auth.identity import SESSION_COOKIE, token_principal
 from arm_core.auth.oidc import Issuer, TokenRefused
 from arm_core.auth.sessions import (
+    LOGIN_MINUTES,
+    OtherBrowser,
     begin_login,
     close_session,
     open_session,
@@ -25,6 +27,9 @@ log = get_logger(__name__)
 router = APIRouter(prefix="/auth", include_in_schema=False)
 
 HOME = "/ui/consolidations"
+# The starting browser's value of a login under way; sent back to the callback alone.
+LOGIN_COOKIE = "arm_login"
+CALLBACK = "/auth/callback"
 
 
 def base_url(request: Request) -> str:
@@ -54,13 +59,25 @@ async def login(request: Request, next: str | None = None) -> RedirectResponse:
     runtime = runtime_of(request)
     start = await begin_login(runtime.pool, safe_next(next))
     target = await issuer.authorization_url(
-        redirect_uri=f"{base_url(request)}/auth/callback",
+        redirect_uri=f"{base_url(request)}{CALLBACK}",
         scopes=runtime.settings.oidc_scopes,
         state=start.state,
         nonce=start.nonce,
         challenge=pkce_challenge(start.verifier),
     )
-    return RedirectResponse(target, status_code=303)
+    response = RedirectResponse(target, status_code=303)
+    # Lax: sent on the issuer's top-level redirect back to the callback, never on a request
+    # another site makes in the background.
+    response.set_cookie(
+        LOGIN_COOKIE,
+        start.browser,
+        max_age=LOGIN_MINUTES * 60,
+        path=CALLBACK,
+        secure=runtime.settings.session_cookie_secure,
+        httponly=True,
+        samesite="lax",
+    )
+    return response
 
 
 @router.get("/callback")
@@ -73,7 +90,13 @@ async def callback(
     if error is not None or not code or not state:
         log.info("sign_in_refused", reason=(error or "no code")[:100])
         raise ApiError(401, "UNAUTHENTICATED", "сервер входа не подтвердил вход")
-    underway = await take_login(runtime.pool, state)
+    try:
+        underway = await take_login(runtime.pool, state, request.cookies.get(LOGIN_COOKIE))
+    except OtherBrowser:
+        # A 403: the trail records the refusal with its code (``api.errors``).
+        raise ApiError(
+            403, "LOGIN_OTHER_BROWSER", "вход начат в другом браузере; войдите здесь заново"
+        ) from None
     if underway is None:
         raise ApiError(400, "LOGIN_EXPIRED", "вход устарел или уже завершён; войдите снова")
     secret = settings.oidc_client_secret
@@ -81,7 +104,7 @@ async def callback(
         claims = await issuer.redeem(
             code,
             verifier=underway.verifier,
-            redirect_uri=f"{base_url(request)}/auth/callback",
+            redirect_uri=f"{base_url(request)}{CALLBACK}",
             nonce=underway.nonce,
             client_secret=secret.get_secret_value() if secret is not None else None,
         )
@@ -93,6 +116,7 @@ async def callback(
     token = await open_session(runtime.pool, who, seconds)
     log.info("signed_in", user=who.user, roles=sorted(who.roles), teams=sorted(who.teams))
     response = RedirectResponse(underway.next_path, status_code=303)
+    response.delete_cookie(LOGIN_COOKIE, path=CALLBACK)
     response.set_cookie(
         SESSION_COOKIE,
         token,

@@ -1,6 +1,11 @@
 """Logins under way and signed-in sessions, kept in PostgreSQL (any instance serves any
 analyst). The browser holds random values; the tables hold their SHA-256, so a copy of a
-table signs no one in."""
+table signs no one in.
+
+A login is bound to the browser that started it: that browser holds a random value in a
+short-lived cookie, the login its hash, and the callback is taken only with both. A callback
+link opened in another browser (an attacker's sign-in handed to a victim, who would then work
+under the attacker's account) completes nothing, and leaves the login to its own browser."""
 
 from __future__ import annotations
 
@@ -18,16 +23,23 @@ LOGIN_MINUTES = 10
 
 BEGIN_LOGIN = """
 WITH swept AS (DELETE FROM login_request WHERE expires_at < now())
-INSERT INTO login_request (state_hash, code_verifier, nonce, next_path, expires_at)
+INSERT INTO login_request (state_hash, code_verifier, nonce, next_path, expires_at,
+                           browser_hash)
 VALUES (%(state_hash)s, %(verifier)s, %(nonce)s, %(next)s,
-        now() + make_interval(mins => %(minutes)s))
+        now() + make_interval(mins => %(minutes)s), %(browser_hash)s)
 """
 
-# Once: a state is good for one callback.
+# Once, and only in the browser that started it: a state is good for one callback.
 TAKE_LOGIN = """
 DELETE FROM login_request
- WHERE state_hash = %(state_hash)s AND expires_at > now()
+ WHERE state_hash = %(state_hash)s AND browser_hash = %(browser_hash)s AND expires_at > now()
 RETURNING code_verifier, nonce, next_path
+"""
+
+# A state that is under way, for a callback that did not bring its browser's value.
+LOGIN_UNDER_WAY = """
+SELECT EXISTS (SELECT 1 FROM login_request
+                WHERE state_hash = %(state_hash)s AND expires_at > now()) AS under_way
 """
 
 OPEN_SESSION = """
@@ -71,6 +83,8 @@ class LoginStart:
     state: str
     nonce: str
     verifier: str
+    # For the starting browser's cookie alone.
+    browser: str
 
 
 @dataclass(frozen=True)
@@ -91,11 +105,13 @@ async def begin_login(pool: Pool, next_path: str) -> LoginStart:
         state=secrets.token_urlsafe(32),
         nonce=secrets.token_urlsafe(32),
         verifier=secrets.token_urlsafe(64),
+        browser=secrets.token_urlsafe(32),
     )
     async with pool.connection() as conn:
         await conn.execute(
             BEGIN_LOGIN,
             {
+                "browser_hash": _hash(start.browser),
                 "state_hash": _hash(start.state),
                 "verifier": start.verifier,
                 "nonce": start.nonce,
@@ -106,11 +122,22 @@ async def begin_login(pool: Pool, next_path: str) -> LoginStart:
     return start
 
 
-async def take_login(pool: Pool, state: str) -> LoginUnderWay | None:
+class OtherBrowser(Exception):
+    """A callback for a login under way that another browser started."""
+
+
+async def take_login(pool: Pool, state: str, browser: str | None) -> LoginUnderWay | None:
+    """The login ``state`` names, once, if ``browser`` (the cookie's value) started it; None
+    for a state that is nobody's (expired, taken, made up); ``OtherBrowser`` for one under way
+    in another browser, which stays there."""
+    params = {"state_hash": _hash(state), "browser_hash": _hash(browser or "")}
     async with pool.connection() as conn:
-        row = await (await conn.execute(TAKE_LOGIN, {"state_hash": _hash(state)})).fetchone()
-    if row is None:
-        return None
+        row = await (await conn.execute(TAKE_LOGIN, params)).fetchone()
+        if row is None:
+            elsewhere = await (await conn.execute(LOGIN_UNDER_WAY, params)).fetchone()
+            if elsewhere is not None and elsewhere["under_way"]:
+                raise OtherBrowser
+            return None
     return LoginUnderWay(
         verifier=row["code_verifier"], nonce=row["nonce"], next_path=row["next_path"]
     )

@@ -152,7 +152,13 @@ recognition_job = Table(
     Column("result_msg_id", Text),
     Column("service_name", Text),
     Column("service_version", Text),
-    Column("metrics", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    # republish_count mirrors the column of that name (the exchange spec's name for it).
+    Column(
+        "metrics",
+        JSONB,
+        nullable=False,
+        server_default=text("'{\"republish_count\": 0}'::jsonb"),
+    ),
     Column("error_code", Text),
     Column("error_message", Text),
     Column("result_schema_version", Text),
@@ -302,6 +308,8 @@ login_request = Table(
     Column("nonce", Text, nullable=False),
     Column("next_path", Text, nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+    # SHA-256 of the value the starting browser's cookie holds: the callback must bring it.
+    Column("browser_hash", Text, nullable=False),
 )
 
 user_session = Table(

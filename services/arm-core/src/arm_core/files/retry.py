@@ -37,7 +37,7 @@ class Retried:
 @dataclass(frozen=True)
 class NotRetried:
     file_id: uuid.UUID
-    reason: Literal["FILE_NOT_FOUND", "FILE_NOT_RETRYABLE"]
+    reason: Literal["FILE_NOT_FOUND", "FILE_NOT_RETRYABLE", "FORBIDDEN"]
     message: str
 
 

@@ -146,7 +146,8 @@ REPUBLISH = """
 WITH job AS (
     UPDATE recognition_job
        SET published_at = now(),
-           republish_count = republish_count + 1
+           republish_count = republish_count + 1,
+           metrics = metrics || jsonb_build_object('republish_count', republish_count + 1)
      WHERE id = ANY(%(ids)s::uuid[])
        AND status = 'published'
        AND republish_count < %(max_republish)s
@@ -160,7 +161,8 @@ REPUBLISH_FAILED = """
 WITH job AS (
     UPDATE recognition_job j
        SET published_at = p.published_at,
-           republish_count = j.republish_count - 1
+           republish_count = j.republish_count - 1,
+           metrics = j.metrics || jsonb_build_object('republish_count', j.republish_count - 1)
       FROM unnest(%(ids)s::uuid[], %(published_at)s::timestamptz[], %(counts)s::int[])
            AS p(id, published_at, republish_count)
      WHERE j.id = p.id
@@ -249,7 +251,9 @@ WITH p AS (
            service_version = p.service_version,
            statements_version = p.statements_version,
            finished_at = now(),
-           metrics = j.metrics || p.metrics,
+           -- The service's metrics never stand in for the core's own count.
+           metrics = j.metrics || p.metrics
+                     || jsonb_build_object('republish_count', j.republish_count),
            error_code = p.error_code,
            error_message = p.error_message,
            result_schema_version = p.result_schema_version,

@@ -19,7 +19,8 @@ from arm_core.refusal import Refused
 from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read, shown, write
 from arm_core.review.recheck import rechecked
 
-# The document, if ``who`` may see it: its file, and whether it is the current attempt's.
+# The document, if ``who`` may reach it (see or change, by the parameters): its file, and
+# whether it is the current attempt's.
 DOCUMENT = f"""
 SELECT d.id, d.file_id, d.job_id, d.kind, d.confirmed_at,
        d.job_id = f.current_recognition_job_id AS current
@@ -95,10 +96,20 @@ class Change:
 
 
 async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
+    """The document ``who`` is about to review: 404 if they cannot see it, 403 if they see it
+    but may not change it (another team's, seen through a supervisor's role)."""
     async with pool.connection() as conn:
         row = await (
-            await conn.execute(DOCUMENT, {"document_id": document_id, **who.sql()})
+            await conn.execute(DOCUMENT, {"document_id": document_id, **who.sql("change")})
         ).fetchone()
+        seen = row is not None or (
+            await (
+                await conn.execute(DOCUMENT, {"document_id": document_id, **who.sql("read")})
+            ).fetchone()
+            is not None
+        )
+    if row is None and seen:
+        raise ReviewRefused(403, "FORBIDDEN", "документ другой команды: изменять его нельзя")
     if row is None:
         raise ReviewRefused(404, "DOCUMENT_NOT_FOUND", "документ не найден")
     if not row["current"]:
@@ -111,7 +122,7 @@ async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[
 
 
 async def document_of(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
-    """The document as reviewed, if ``who`` may see it and it can still be reviewed."""
+    """The document as reviewed, if ``who`` may change it and it can still be reviewed."""
     doc = await _document(pool, who, document_id)
     return await _view(pool, await _recognised(pool, doc["file_id"], document_id))
 

@@ -14,6 +14,7 @@ from arm_core.files.queries import MAX_OFFSET
 from arm_core.reconcile.service import consolidation_checks
 from arm_core.reconcile.views import check_views
 from arm_core.web.files import files_page
+from arm_core.web.forms import page_form
 from arm_core.web.render import not_found, render
 
 router = APIRouter(include_in_schema=False)
@@ -47,7 +48,7 @@ async def consolidations_page(request: Request) -> HTMLResponse:
 async def create_consolidation(request: Request) -> Response:
     runtime = runtime_of(request)
     who = principal_of(request)
-    form = await request.form()
+    form = await page_form(request)
     raw, raw_team = form.get("name"), form.get("team")
     name = " ".join(raw.split()) if isinstance(raw, str) else ""
     status, error, team = 422, None, None

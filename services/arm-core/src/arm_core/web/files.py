@@ -13,12 +13,13 @@ from fastapi.responses import HTMLResponse
 from arm_core.api.deps import changer_within, principal_of, runtime_of
 from arm_core.db.tables import FILE_STATUSES
 from arm_core.files import consolidations, queries
-from arm_core.files.access import visible_files
+from arm_core.files.access import change_refusals
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
 from arm_core.jobs.transitions import attempt_failed
 from arm_core.review.service import corrections_of_file
 from arm_core.web import explain
+from arm_core.web.forms import page_form
 from arm_core.web.render import PAGE_SIZE, not_found, render
 
 router = APIRouter(include_in_schema=False)
@@ -174,15 +175,20 @@ def _batch_ids(values: list[str]) -> tuple[list[uuid.UUID], list[str]]:
 @router.post("/ui/files/retry")
 async def retry_selected(request: Request) -> HTMLResponse:
     runtime = runtime_of(request)
-    form = await request.form()
+    form = await page_form(request)
     values = [v for v in form.getlist("file_ids") if isinstance(v, str)]
     if not values:
         return render(request, "_batch_result.html", {"results": [], "empty": True})
     ids, bad = _batch_ids(values[:MAX_BATCH])
     who = changer_within(request, "retry", runtime.settings.retries_per_minute)
-    visible = await visible_files(runtime.pool, who, ids)
-    bad += [str(file_id) for file_id in ids if file_id not in visible]
-    outcomes = await retry_files(runtime.pool, [i for i in ids if i in visible], who.user)
+    refused = await change_refusals(runtime.pool, who, ids)
+    bad += [str(file_id) for file_id, why in refused.items() if why.status == 404]
+    outcomes: list[Retried | NotRetried] = [
+        NotRetried(file_id, "FORBIDDEN", why.message)
+        for file_id, why in refused.items()
+        if why.status == 403
+    ]
+    outcomes += await retry_files(runtime.pool, [i for i in ids if i not in refused], who.user)
     results: list[dict[str, Any]] = []
     for outcome in outcomes:
         detail = await queries.file_detail(runtime.pool, who, outcome.file_id)
@@ -264,6 +270,9 @@ async def file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] |
     )
     current = _current(detail)
     return {
+        # Whether this user may retry the file and review its documents: not the same as
+        # seeing it (a supervisor's role shows other teams' files).
+        "may_change": not await change_refusals(pool, principal_of(request), [file_id]),
         "corrected": await corrections_of_file(pool, file_id),
         "file": detail,
         "current": current,
@@ -295,14 +304,19 @@ async def file_panel(request: Request, file_id: uuid.UUID) -> HTMLResponse:
 @router.post("/ui/files/{file_id}/retry")
 async def retry_from_page(request: Request, file_id: uuid.UUID) -> HTMLResponse:
     who = changer_within(request, "retry", runtime_of(request).settings.retries_per_minute)
-    if not await visible_files(runtime_of(request).pool, who, [file_id]):
+    refusal = (await change_refusals(runtime_of(request).pool, who, [file_id])).get(file_id)
+    if refusal is not None and refusal.status == 404:
         return await not_found(request, "Файл")
-    outcome = await retry_file(runtime_of(request).pool, file_id, who.user)
+    outcome: Retried | NotRetried = (
+        NotRetried(file_id, "FORBIDDEN", refusal.message)
+        if refusal is not None
+        else await retry_file(runtime_of(request).pool, file_id, who.user)
+    )
     context = await file_context(request, file_id)
     if context is None:
         return await not_found(request, "Файл")
     if isinstance(outcome, NotRetried):
-        status = 404 if outcome.reason == "FILE_NOT_FOUND" else 409
+        status = {"FILE_NOT_FOUND": 404, "FORBIDDEN": 403}.get(outcome.reason, 409)
         flash = {"tone": "bad", "text": f"Повтор не выполнен: {outcome.message}."}
     else:
         status = 201

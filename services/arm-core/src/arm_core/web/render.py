@@ -13,6 +13,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.background import BackgroundTask
 
 from arm_core.api.deps import principal_of, runtime_of
 from arm_core.api.errors import note_refused
@@ -96,5 +97,8 @@ def render(
 
 
 async def not_found(request: Request, what: str) -> HTMLResponse:
-    await note_refused(request, None)
-    return render(request, "not_found.html", {"what": what}, status_code=404)
+    response = render(request, "not_found.html", {"what": what}, status_code=404)
+    # Noted after the answer, as the API does (``api.errors``): no timing tells a hidden
+    # file from one that does not exist.
+    response.background = BackgroundTask(note_refused, request, None)
+    return response

@@ -12,6 +12,7 @@ from arm_core.api.deps import changer_within, runtime_of
 from arm_core.api.errors import storable
 from arm_core.review.fields import TARGETS
 from arm_core.review.service import Change, ReviewRefused, confirm, correct, document_of
+from arm_core.web.forms import page_form
 
 router = APIRouter(include_in_schema=False)
 
@@ -24,14 +25,16 @@ def _review_answer(outcome: ReviewRefused | None) -> Response:
         return Response(status_code=204, headers={"HX-Refresh": "true"})
     text = f'<p class="flash tone-bad" role="alert">{html.escape(outcome.message)}</p>'
     # The pages show a fragment of 404, 409 and 422 (see base.html); a 400 reads as 422 there.
-    return HTMLResponse(text, status_code=outcome.status if outcome.status in (404, 409) else 422)
+    # A 403 is not shown in place: the form is offered only to those who may change.
+    status = outcome.status if outcome.status in (403, 404, 409) else 422
+    return HTMLResponse(text, status_code=status)
 
 
 @router.post("/ui/documents/{document_id}/corrections")
 async def correct_from_page(request: Request, document_id: uuid.UUID) -> Response:
     runtime = runtime_of(request)
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
-    form = await request.form()
+    form = await page_form(request)
     spot, position = str(form.get("spot", "")), str(form.get("position", "")).strip()
     raw_target, _, field = spot.partition(":")
     target = TARGETS.get(raw_target)
@@ -59,7 +62,7 @@ async def confirm_from_page(request: Request, document_id: uuid.UUID) -> Respons
     """Confirm, accepting every warning left (but notes) with the one reason given."""
     runtime = runtime_of(request)
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
-    form = await request.form()
+    form = await page_form(request)
     reason = str(form.get("reason", "")).strip()[:1000]
     try:
         doc = await document_of(runtime.pool, who, document_id)
