@@ -8,8 +8,10 @@ import datetime as dt
 import uuid
 from typing import Any
 
+import psycopg
+
 from arm_core.audit.refusals import PER_MINUTE
-from arm_core.testing import insert_file_with_job, minimal_workbook, run_core, upload
+from arm_core.testing import insert_file_with_job, minimal_workbook, run_core, upload, wait_until
 
 ANALYST = {"X-Remote-User": "ivanova.a", "X-Remote-Roles": "analyst", "X-Remote-Groups": "team-a"}
 SUPERVISOR = {"X-Remote-User": "sidorova.s", "X-Remote-Roles": "supervisor"}
@@ -24,6 +26,19 @@ def _settings(make_core_settings: Any) -> Any:
         auth_roles_header="X-Remote-Roles",
         auth_teams_header="X-Remote-Groups",
     )
+
+
+async def _refusals(client: Any, count: int) -> None:
+    """Until the trail holds ``count`` refusals: a 403's or a hidden 404's row is written
+    after its answer, so that no timing tells what exists."""
+
+    async def written() -> bool:
+        answer = await client.get(
+            "/api/v1/audit", params={"action": "access.refused"}, headers=ADMIN
+        )
+        return bool(answer.json()["total"] >= count)
+
+    await wait_until(written)
 
 
 async def test_each_action_is_recorded_with_who_what_and_how_it_ended(make_core_settings) -> None:
@@ -53,6 +68,8 @@ async def test_each_action_is_recorded_with_who_what_and_how_it_ended(make_core_
         )
         await client.get("/api/v1/files")  # nobody
         await upload(client, "ОСВ.xlsx", minimal_workbook(), headers=SUPERVISOR)
+        # The 403's row is written once its answer is out.
+        await _refusals(client, 2)
         trail = (await client.get("/api/v1/audit", headers=ADMIN)).json()
         refused_only = (
             await client.get("/api/v1/audit", params={"action": "access.refused"}, headers=ADMIN)
@@ -136,6 +153,7 @@ async def test_a_look_at_another_teams_file_is_a_refusal_a_missing_one_is_not(
         api = await client.get(f"/api/v1/files/{file_id}", headers=stranger)
         page = await client.get(f"/ui/files/{file_id}", headers=stranger)
         missing = await client.get(f"/api/v1/files/{uuid.uuid4()}", headers=stranger)
+        await _refusals(client, 2)
         trail = (
             await client.get("/api/v1/audit", params={"actor": "petrov.p"}, headers=ADMIN)
         ).json()
@@ -166,3 +184,32 @@ async def test_the_trail_is_read_between_two_moments_given_with_their_zone(
         bad = [await total(since="-6805"), await total(since="2026-12-01T10:00:00")]
     assert (window, before) == (1, 0)
     assert bad == [400, 400]
+
+
+async def test_a_refusal_is_noted_after_its_answer(make_core_settings) -> None:
+    """Another team's file answers as fast as an id that is nobody's: its audit row is
+    written after the 404 went out. Shown with the trail's table locked: the answer comes
+    at once, and the row once the lock is gone."""
+    settings = _settings(make_core_settings)
+    stranger = {**ANALYST, "X-Remote-User": "petrov.p", "X-Remote-Groups": "team-b"}
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post(
+            "/api/v1/consolidations", json={"name": "Ромашка"}, headers=ANALYST
+        )
+        file_id = (
+            await upload(
+                client,
+                "ОСВ.xlsx",
+                minimal_workbook(),
+                consolidation_id=made.json()["id"],
+                headers=ANALYST,
+            )
+        ).json()["file_id"]
+        dsn = settings.database_dsn
+        async with await psycopg.AsyncConnection.connect(dsn) as lock, lock.transaction():
+            await lock.execute("LOCK TABLE audit_log IN EXCLUSIVE MODE")
+            hidden = await client.get(f"/api/v1/files/{file_id}", headers=stranger, timeout=5)
+            page = await client.get(f"/ui/files/{file_id}", headers=stranger, timeout=5)
+        await _refusals(client, 2)
+    assert (hidden.status_code, page.status_code) == (404, 404)

@@ -1,5 +1,6 @@
-"""Every request body but an upload's multipart form is read up to BODY_MAX_BYTES: one past
-it is 413 BODY_TOO_LARGE before a route reads it, with a length or without one."""
+"""Every request body but an upload's, whatever its content type, is read up to
+BODY_MAX_BYTES: one past it is 413 BODY_TOO_LARGE before a route reads it, with a length or
+without one; a page's form takes no file part at all."""
 
 from __future__ import annotations
 
@@ -44,3 +45,48 @@ async def test_an_upload_is_not_held_to_the_small_bodies_limit(make_core_setting
         response = await upload(core.client, "osv.xlsx", content)
     assert len(content) > 64
     assert response.status_code == 201
+
+
+async def test_a_multipart_body_anywhere_but_an_upload_is_held_to_the_limit(
+    make_core_settings,
+) -> None:
+    part = ("x.bin", b"\0" * 4096, "application/octet-stream")
+    async with run_core(make_core_settings(nats_enabled=False, body_max_bytes=1024)) as core:
+        client = core.client
+        answers = {
+            path: await client.post(path, files={"file": part}, data={"name": "Ромашка"})
+            for path in (
+                "/api/v1/consolidations",
+                "/api/v1/files/retry",
+                "/ui/consolidations",
+                "/ui/files/retry",
+            )
+        }
+
+        async def chunks():
+            yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="x"\r\n\r\n'
+            for _ in range(8):
+                yield b"\0" * 512
+
+        chunked = await client.post(
+            "/api/v1/consolidations",
+            content=chunks(),
+            headers={"content-type": "multipart/form-data; boundary=b"},
+        )
+        listed = (await client.get("/api/v1/consolidations")).json()["items"]
+    for path, answer in {**answers, "chunked": chunked}.items():
+        assert (answer.status_code, answer.json()["error"]["code"]) == (413, "BODY_TOO_LARGE"), path
+    assert listed == []
+
+
+async def test_a_page_form_takes_no_file_part(make_core_settings) -> None:
+    async with run_core(make_core_settings(nats_enabled=False)) as core:
+        answer = await core.client.post(
+            "/ui/consolidations",
+            files={"file": ("x.bin", b"\0" * 100, "application/octet-stream")},
+            data={"name": "Ромашка"},
+            follow_redirects=False,
+        )
+        listed = (await core.client.get("/api/v1/consolidations")).json()["items"]
+    assert answer.status_code == 400
+    assert listed == []

@@ -103,13 +103,15 @@ async def test_успешный_результат(core, stub_service: StubServi
         "done",
         result_s3=_result_ref(file_id, job_id),
         result_schema_version="1.0",
-        metrics={"rows": 120, "duration_ms": 830},
+        # A service's own count never stands in for the core's.
+        metrics={"rows": 120, "duration_ms": 830, "republish_count": 7},
     )
     job = await wait_until(lambda: _status(core, job_id, "done"))
     assert job["result_msg_id"] == f"result:{job_id}:1"
     assert job["finished_at"] is not None
     assert job["result_schema_version"] == "1.0"
     assert job["metrics"]["rows"] == 120
+    assert job["metrics"]["republish_count"] == job["republish_count"] == 0
     assert job["error_code"] is None
     s3 = await fetch_one(
         core.settings.database_dsn,

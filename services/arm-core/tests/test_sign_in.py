@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from arm_core.testing import run_core
+from arm_core.testing import run_core, wait_until
 from arm_core.testing_issuer import CLIENT_ID, LocalIssuer, run_issuer
 
 ANALYST = {"preferred_username": "ivanova.a", "roles": ["analyst"], "groups": ["team-a"]}
@@ -105,6 +105,45 @@ async def test_a_callback_is_taken_once_and_only_with_its_state(settings, issuer
     assert first.status_code == 303
     assert replayed.status_code == 400
     assert denied.status_code == 401
+
+
+async def test_a_sign_in_completes_only_in_the_browser_that_started_it(
+    settings, issuer, make_core_settings
+) -> None:
+    """Login CSRF: the attacker starts a sign-in as themselves and hands the callback link to
+    a victim; in the victim's browser it signs nobody in, is audited, and the login stays the
+    starting browser's."""
+    async with run_core(settings) as core:
+        attacker = core.client
+        login = await attacker.get("/auth/login")
+        async with httpx.AsyncClient() as at_issuer_browser:
+            at_issuer = await at_issuer_browser.get(login.headers["location"])
+        callback = at_issuer.headers["location"]
+        async with httpx.AsyncClient(base_url=core.url) as victim:
+            lured = await victim.get(callback)
+            victim_session = victim.cookies.get("arm_session")
+        own = await attacker.get(callback)
+
+        async def noted() -> list[Any]:
+            # Written once the answer is out (``api.errors``).
+            async with core.runtime.pool.connection() as conn:
+                return await (
+                    await conn.execute(
+                        "SELECT actor, outcome, details FROM audit_log"
+                        " WHERE action = 'access.refused' AND outcome = 'LOGIN_OTHER_BROWSER'"
+                    )
+                ).fetchall()
+
+        refused = await wait_until(noted)
+    binding = login.headers["set-cookie"]
+    assert "arm_login=" in binding and "HttpOnly" in binding and "SameSite=lax" in binding
+    assert "Path=/auth/callback" in binding
+    assert (lured.status_code, lured.json()["error"]["code"]) == (403, "LOGIN_OTHER_BROWSER")
+    assert victim_session is None
+    assert own.status_code == 303 and "arm_session=" in own.headers["set-cookie"]
+    assert [(r["actor"], r["details"]["path"]) for r in refused] == [
+        ("anonymous", "/auth/callback")
+    ]
 
 
 @pytest.mark.parametrize("next_path", ["//evil.example/x", "https://evil.example/", "/\\evil"])
