@@ -211,6 +211,7 @@ def system(
                     "DATABASE_URL": dsn,
                     "HTTP_PORT": str(port),
                     "AUTH_USER_HEADER": USER_HEADER,
+                    "AUTH_TRUSTED_PROXIES": '["127.0.0.1"]',
                 },
                 log_path=logs / f"core-{number}.log",
             )

@@ -18,3 +18,7 @@ class ScanLimits:
     stored scan (read as stored, at the scanner's resolution)."""
     min_row_confidence: float = 60.0
     """OCR rows below this get a warning that points at their box."""
+    max_inflated_bytes: int = 512 * 1024**2
+    """What a PDF's compressed streams may inflate to, all together: past it the file is
+    refused (UNREADABLE) by a pass that holds a megabyte at a time, before any parser reads
+    it (``scan_gateway.inflation``)."""

@@ -23,6 +23,7 @@ from recognition_contract import (
 from recognition_worker import Recognition, RecognitionError
 from scan_gateway.grid_from_words import PageGrid, build_page_grid
 from scan_gateway.images import ocr_page, open_image
+from scan_gateway.inflation import check_inflation
 from scan_gateway.limits import ScanLimits
 from scan_gateway.ocr import (
     EngineConfig,
@@ -232,6 +233,7 @@ def read_pdf(source: bytes, limits: ScanLimits, engine: OcrEngine) -> list[PageW
 
     from scan_gateway.pdf_text import has_text, page_words
 
+    check_inflation(source, limits.max_inflated_bytes)
     document = _open_pdf(source, limits)
     pages: list[PageWords] = []
     try:

@@ -19,6 +19,7 @@ class ScanSettings(WorkerSettings):
     scan_max_image_pixels: int = Field(default=_LIMITS.max_image_pixels, ge=1_000_000)
     scan_render_dpi: int = Field(default=_LIMITS.render_dpi, ge=100, le=600)
     scan_min_row_confidence: float = Field(default=_LIMITS.min_row_confidence, ge=0, le=100)
+    scan_max_inflated_bytes: int = Field(default=_LIMITS.max_inflated_bytes, ge=16 * 1024**2)
     ocr_engine: Literal["tesseract", "http"] = "tesseract"
     tesseract_cmd: str = _ENGINE.tesseract_cmd
     ocr_languages: str = _ENGINE.languages
@@ -35,6 +36,7 @@ class ScanSettings(WorkerSettings):
             max_image_pixels=self.scan_max_image_pixels,
             render_dpi=self.scan_render_dpi,
             min_row_confidence=self.scan_min_row_confidence,
+            max_inflated_bytes=self.scan_max_inflated_bytes,
         )
 
     @property
