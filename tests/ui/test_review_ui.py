@@ -65,8 +65,82 @@ async def test_an_analyst_corrects_and_confirms_a_statement(
             await expect(page.locator("#review-1 .confirmed")).to_contain_text(
                 "Документ подтверждён: dev"
             )
-            await expect(page.locator("#review-1 .correction-form")).to_have_count(0)
+            await expect(page.locator("#review-1 .confirm-form")).to_have_count(0)
 
             await page.goto(f"{core.url}/ui/audit?action=document.correct")
             await expect(page.locator("#audit tbody tr")).to_have_count(2)
             await expect(page.locator("#audit tbody tr").last).to_contain_text("total_debit")
+
+
+async def test_a_confirmed_document_reads_confirmed_everywhere_until_a_correction_reopens_it(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    """Confirmed means confirmed: on the document, its file and its consolidation («N из M»);
+    a correction made after it takes the confirmation back, and says so."""
+    settings = ui_settings()
+    async with run_core(settings) as core:
+        made = await core.client.post("/api/v1/consolidations", json={"name": "ООО Ромашка"})
+        consolidation_id = made.json()["id"]
+        file_id = await mapped_file(
+            settings,
+            STATEMENT,
+            original_name="Выписка апрель.pdf",
+            consolidation_id=consolidation_id,
+        )
+
+        async def mapped() -> bool:
+            row = await fetch_one(
+                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
+            )
+            return row is not None and row["status"] == "NEEDS_CHECK"
+
+        await wait_until(mapped)
+        async with open_page(browser) as page:
+            documents = f"{core.url}/ui/files/{file_id}/documents"
+            await page.goto(documents)
+            state = page.locator("#doc-1 .review-state")
+            await expect(state).to_have_text("Требует проверки")
+            await expect(page.locator("#needs-check")).to_be_visible()
+            await expect(page.locator(".page-head .confirmed-count")).to_have_text(
+                "подтверждено 0 из 1"
+            )
+
+            await page.locator('#review-1 .confirm-form input[name="reason"]').fill(
+                "сверено с оригиналом выписки"
+            )
+            async with page.expect_navigation():
+                await page.locator("#review-1 .confirm-form button").click()
+            await expect(state).to_have_text("Подтверждён")
+            await expect(page.locator("#needs-check")).to_have_count(0)
+            await expect(page.locator(".page-head .confirmed-count")).to_have_text(
+                "подтверждено 1 из 1"
+            )
+            await screenshot(page, "documents-confirmed")
+
+            await page.goto(f"{core.url}/ui/files/{file_id}")
+            await expect(page.locator(".page-head .confirmed-count")).to_have_text(
+                "подтверждено 1 из 1"
+            )
+            await expect(page.locator("#needs-check")).to_have_count(0)
+            await page.goto(f"{core.url}/ui/consolidations")
+            await expect(
+                page.locator(f"#consolidation-{consolidation_id} .confirmed-count")
+            ).to_have_text("1 из 1")
+            await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
+            await expect(page.locator(".page-head .confirmed-count")).to_have_text(
+                "подтверждено 1 из 1"
+            )
+            await expect(page.locator(f"#file-{file_id} .confirmed-count")).to_have_text(
+                "подтверждено 1 из 1"
+            )
+
+            await page.goto(documents)
+            await _correct(page, "header:total_debit", "2789.00", "итог прочитан с ошибкой")
+            await expect(state).to_have_text("Открыт снова")
+            await expect(page.locator("#review-1 .reopened")).to_contain_text(
+                "Подтверждение снято исправлением: dev"
+            )
+            await expect(page.locator(".page-head .confirmed-count")).to_have_text(
+                "подтверждено 0 из 1"
+            )
+            await screenshot(page, "documents-reopened")

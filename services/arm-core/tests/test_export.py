@@ -171,3 +171,29 @@ async def test_a_corrected_document_exports_corrected_and_says_what_was_changed(
     recognised = statement["transactions"][0]["debit"]
     assert layer[1:7] == ["2 Выписка", "операция", 1.0, "debit", recognised or "", "100.50"]
     assert layer[9] == "сверено с оригиналом"
+
+
+async def test_each_document_says_where_its_review_stands(make_core_settings) -> None:
+    settings = make_core_settings()
+    async with run_core(settings) as core:
+        file_id = await _mapped(settings, OSV)
+        [osv] = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()["documents"]
+        before = await core.client.get(f"/api/v1/files/{file_id}/export")
+        acknowledged = [
+            {"code": w["code"], "locator": w["locator"], "reason": "сверено"}
+            for w in osv["warnings"]
+            if w["severity"] != "info"
+        ]
+        confirmed = await core.client.post(
+            f"/api/v1/documents/{osv['id']}/confirm", json={"acknowledged": acknowledged}
+        )
+        after = await core.client.get(f"/api/v1/files/{file_id}/export")
+
+    def review(response: Any) -> str:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(response.content))
+        rows = _rows(book, book.sheet_names[0])
+        return next(row[1] for row in rows if row[0] == "Проверка аналитиком")
+
+    assert confirmed.status_code == 200, confirmed.text
+    assert review(before) == "не подтверждён"
+    assert review(after).startswith("подтверждён: dev, ")

@@ -154,7 +154,7 @@ async def test_a_correction_whose_answer_fails_is_not_kept(make_core_settings, m
 async def test_a_document_is_confirmed_once_every_warning_has_a_reason(make_core_settings) -> None:
     settings = make_core_settings()
     async with run_core(settings) as core:
-        _, [statement] = await _documents(core, settings, STATEMENT)
+        file_id, [statement] = await _documents(core, settings, STATEMENT)
         url = f"/api/v1/documents/{statement['id']}"
         refused = await core.client.post(f"{url}/confirm", json={})
         acknowledged = [
@@ -167,6 +167,18 @@ async def test_a_document_is_confirmed_once_every_warning_has_a_reason(make_core
             f"{url}/corrections",
             json={"target": "header", "field": "currency", "value": "USD", "reason": "r"},
         )
+        shown = (await core.client.get(f"/api/v1/files/{file_id}")).json()
+        left = [
+            {"code": w["code"], "locator": w["locator"], "reason": "сверено"}
+            for w in late.json()["document"]["warnings"]
+            if w["severity"] != "info"
+        ]
+        reconfirmed = await core.client.post(f"{url}/confirm", json={"acknowledged": left})
+        trail = await fetch_one(
+            settings.database_dsn,
+            "SELECT array_agg(action ORDER BY id) AS actions FROM audit_log"
+            " WHERE action LIKE 'document.%%' AND action <> 'document.view'",
+        )
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "WARNINGS_NOT_ACKNOWLEDGED"
     assert done.status_code == 200, done.text
@@ -175,8 +187,24 @@ async def test_a_document_is_confirmed_once_every_warning_has_a_reason(make_core
     assert [a["reason"] for a in confirmed["acknowledgements"]] == ["сверено с оригиналом"] * len(
         acknowledged
     )
-    assert again.status_code == 409 and late.status_code == 409
-    assert late.json()["error"]["code"] == "DOCUMENT_CONFIRMED"
+    assert confirmed["review_state"] == "confirmed" and confirmed["reopened"] is None
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "DOCUMENT_CONFIRMED"
+    # A correction after the confirmation reopens the document, visibly and audited.
+    assert late.status_code == 201, late.text
+    reopened = late.json()["document"]
+    assert reopened["confirmed"] is None and reopened["review_state"] == "reopened"
+    assert reopened["reopened"]["by"] == "dev"
+    assert (shown["documents"], shown["confirmed_documents"]) == (1, 0)
+    assert reconfirmed.status_code == 200, (reconfirmed.text, left)
+    assert reconfirmed.json()["document"]["review_state"] == "confirmed"
+    assert reconfirmed.json()["document"]["reopened"] is None
+    assert trail["actions"] == [
+        "document.confirm",
+        "document.correct",
+        "document.reopen",
+        "document.confirm",
+    ]
 
 
 @pytest.mark.parametrize(

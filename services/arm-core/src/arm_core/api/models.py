@@ -97,6 +97,8 @@ class FileView(Resource):
     attempt: int | None
     max_attempts: int | None
     retryable: bool
+    documents: int = Field(description="documents of the current attempt")
+    confirmed_documents: int = Field(description="of those, confirmed by an analyst")
 
 
 class FileDetail(FileView):
@@ -246,6 +248,9 @@ class ConfirmedView(Resource):
     at: dt.datetime
 
 
+ReviewState = Literal["recognised", "needs_check", "confirmed", "reopened"]
+
+
 class _DocumentView(Resource):
     id: uuid.UUID
     job_id: uuid.UUID
@@ -259,6 +264,13 @@ class _DocumentView(Resource):
     )
     acknowledgements: list[AcknowledgementView]
     confirmed: ConfirmedView | None
+    reopened: ConfirmedView | None = Field(
+        description="who reopened it by a correction after it was confirmed, and when"
+    )
+    review_state: ReviewState = Field(
+        description="confirmed; reopened by a correction; needs_check (a warning left that "
+        "is no note); recognised"
+    )
 
 
 class TrialBalanceView(_DocumentView):
@@ -309,6 +321,8 @@ class ConsolidationView(Resource):
     created_at: dt.datetime
     files: int
     by_status: dict[str, int] = Field(description="the consolidation's files by status")
+    documents: int = Field(description="documents of its files' current attempts")
+    confirmed_documents: int = Field(description="of those, confirmed by an analyst")
 
 
 class ConsolidationList(Resource):

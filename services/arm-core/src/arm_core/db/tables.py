@@ -236,6 +236,9 @@ document = Table(
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
     Column("confirmed_by", Text),
     Column("confirmed_at", DateTime(timezone=True)),
+    # Set by a correction made after a confirmation; cleared by the next confirmation.
+    Column("reopened_by", Text),
+    Column("reopened_at", DateTime(timezone=True)),
     UniqueConstraint("job_id", "position"),
     CheckConstraint("kind IN ('osv', 'statement')", name="kind"),
     CheckConstraint("confidence BETWEEN 0 AND 100", name="confidence_range"),

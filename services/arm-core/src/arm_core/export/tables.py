@@ -116,6 +116,17 @@ def _date(value: Any) -> str:
     return value.strftime("%d.%m.%Y") if isinstance(value, dt.date) else str(value)
 
 
+def review(doc: dict[str, Any]) -> str:
+    """Where the analyst's review of the document stands, in words for the sheet."""
+    for key, words in (("confirmed", "подтверждён"), ("reopened", "открыт снова исправлением")):
+        mark = doc.get(key)
+        if mark:
+            at = mark["at"]
+            moment = at.strftime("%d.%m.%Y %H:%M") if isinstance(at, dt.datetime) else str(at)
+            return f"{words}: {mark['by']}, {moment}"
+    return "не подтверждён"
+
+
 def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
     organisation = doc.get("organisation") or {}
     account = doc.get("account") or {}
@@ -128,6 +139,7 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
         ("Период", _period(doc.get("period"))),
         ("Единицы", doc.get("unit")),
         ("Валюта", doc.get("currency")),
+        ("Проверка аналитиком", review(doc)),
     ]
     if account:
         about.append(("Счёт", " ".join(v for v in (account.get("code"), account.get("name")) if v)))
@@ -164,6 +176,7 @@ def _statement(name: str, doc: dict[str, Any], file_name: str) -> Table:
         ("Период", _period(header.get("period"))),
         ("Остаток на начало", money(header.get("opening_balance"))),
         ("Остаток на конец", money(header.get("closing_balance"))),
+        ("Проверка аналитиком", review(doc)),
     ]
     rows = [
         [

@@ -43,8 +43,14 @@ SELECT c.id, c.name, c.team, c.created_by, c.created_at,
                    FROM (SELECT status, count(*) AS n
                            FROM stored_file s
                           WHERE s.consolidation_id = c.id
-                          GROUP BY status) t), '{}') AS by_status
+                          GROUP BY status) t), '{}') AS by_status,
+       r.documents, r.confirmed_documents
   FROM consolidation c
+  CROSS JOIN LATERAL (
+      SELECT count(d.id) AS documents, count(d.confirmed_at) AS confirmed_documents
+        FROM stored_file s
+        JOIN document d ON d.file_id = s.id AND d.job_id = s.current_recognition_job_id
+       WHERE s.consolidation_id = c.id) r
 """
 
 
@@ -59,6 +65,9 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_at"],
         "files": sum(by_status.values()),
         "by_status": by_status,
+        # A consolidation just made has none.
+        "documents": row.get("documents", 0),
+        "confirmed_documents": row.get("confirmed_documents", 0),
     }
 
 

@@ -27,12 +27,19 @@ FILE_COLUMNS = """
        f.id, f.original_name, f.file_type, f.status, f.error_code, f.error_message,
        f.mapping_error,
        f.consolidation_id, f.created_at, f.updated_at, f.current_recognition_job_id,
-       o.size, j.attempt, j.max_attempts, j.status AS job_status"""
+       o.size, j.attempt, j.max_attempts, j.status AS job_status,
+       r.documents, r.confirmed_documents"""
 
-FILE_FROM = """
+# The current attempt's documents, and how many of them an analyst confirmed.
+REVIEWED = """(SELECT count(*) AS documents, count(d.confirmed_at) AS confirmed_documents
+                 FROM document d
+                WHERE d.file_id = f.id AND d.job_id = f.current_recognition_job_id)"""
+
+FILE_FROM = f"""
   FROM stored_file f
   JOIN s3_object o ON o.id = f.s3_object_id
-  LEFT JOIN recognition_job j ON j.id = f.current_recognition_job_id"""
+  LEFT JOIN recognition_job j ON j.id = f.current_recognition_job_id
+  CROSS JOIN LATERAL {REVIEWED} r"""
 
 
 def job_view(row: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +92,8 @@ def file_view(row: dict[str, Any]) -> dict[str, Any]:
         "retryable": retryable(
             row["status"], row["job_status"], row["attempt"] or 0, row["max_attempts"] or 0
         ),
+        "documents": row["documents"],
+        "confirmed_documents": row["confirmed_documents"],
     }
 
 

@@ -29,12 +29,13 @@ SELECT d.id, d.file_id, d.job_id, d.kind, d.confirmed_at,
  WHERE d.id = %(document_id)s AND {VISIBLE_FILE}
 """
 
-# Guarded: only a current attempt's document that is not confirmed takes corrections.
+# Guarded: only a current attempt's document takes corrections. One that was confirmed is
+# reopened by it, in the same statement, with its own audit row.
 CORRECT = """
 WITH doc AS (
-    SELECT d.id, d.file_id, d.job_id FROM document d
+    SELECT d.id, d.file_id, d.job_id, d.confirmed_at FROM document d
       JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
-     WHERE d.id = %(document_id)s AND d.confirmed_at IS NULL
+     WHERE d.id = %(document_id)s
 ), added AS (
     INSERT INTO correction (document_id, target, position, field, recognised, corrected,
                             reason, actor)
@@ -42,17 +43,26 @@ WITH doc AS (
            %(reason)s, %(actor)s
       FROM doc
     RETURNING id, at
+), reopened AS (
+    UPDATE document d
+       SET confirmed_by = NULL, confirmed_at = NULL, reopened_by = %(actor)s, reopened_at = now()
+      FROM doc, added
+     WHERE d.id = doc.id AND doc.confirmed_at IS NOT NULL
+    RETURNING d.id
 ), audit AS (
     INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, 'document.correct', doc.file_id, doc.job_id, %(details)s
-      FROM doc, added
+    SELECT %(actor)s, a.action, doc.file_id, doc.job_id, %(details)s
+      FROM doc, added,
+           (VALUES ('document.correct'), ('document.reopen')) AS a(action)
+     WHERE a.action = 'document.correct' OR EXISTS (SELECT 1 FROM reopened)
 )
 SELECT id, at FROM added
 """
 
 CONFIRM = """
 WITH doc AS (
-    UPDATE document d SET confirmed_by = %(actor)s, confirmed_at = now()
+    UPDATE document d
+       SET confirmed_by = %(actor)s, confirmed_at = now(), reopened_by = NULL, reopened_at = NULL
       FROM stored_file f
      WHERE d.id = %(document_id)s AND f.id = d.file_id
        AND f.current_recognition_job_id = d.job_id AND d.confirmed_at IS NULL
@@ -77,8 +87,8 @@ SELECT document_id, code, locator, reason, actor, at
   FROM acknowledgement WHERE document_id = ANY(%(ids)s) ORDER BY id
 """
 CONFIRMED = """
-SELECT id, confirmed_by, confirmed_at FROM document
- WHERE id = ANY(%(ids)s) AND confirmed_at IS NOT NULL
+SELECT id, confirmed_by, confirmed_at, reopened_by, reopened_at FROM document
+ WHERE id = ANY(%(ids)s) AND (confirmed_at IS NOT NULL OR reopened_at IS NOT NULL)
 """
 
 
@@ -95,9 +105,12 @@ class Change:
     reason: str
 
 
-async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
+async def _document(
+    pool: Pool, who: Principal, document_id: uuid.UUID, *, confirmed_ok: bool = False
+) -> dict[str, Any]:
     """The document ``who`` is about to review: 404 if they cannot see it, 403 if they see it
-    but may not change it (another team's, seen through a supervisor's role)."""
+    but may not change it (another team's, seen through a supervisor's role), 409 if it is
+    another attempt's, or confirmed unless ``confirmed_ok`` (a correction reopens it)."""
     async with pool.connection() as conn:
         row = await (
             await conn.execute(DOCUMENT, {"document_id": document_id, **who.sql("change")})
@@ -116,7 +129,7 @@ async def _document(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[
         raise ReviewRefused(
             409, "DOCUMENT_SUPERSEDED", "документ от прежней попытки: исправляется текущая"
         )
-    if row["confirmed_at"] is not None:
+    if row["confirmed_at"] is not None and not confirmed_ok:
         raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ уже подтверждён")
     return dict(row)
 
@@ -142,8 +155,9 @@ async def _view(pool: Pool, recognised: dict[str, Any]) -> dict[str, Any]:
 async def correct(
     pool: Pool, who: Principal, document_id: uuid.UUID, change: Change
 ) -> dict[str, Any]:
-    """Record ``change`` over the document and give the document as reviewed."""
-    doc = await _document(pool, who, document_id)
+    """Record ``change`` over the document and give the document as reviewed; a confirmed
+    document is reopened by it."""
+    doc = await _document(pool, who, document_id, confirmed_ok=True)
     editable = FIELDS.get((doc["kind"], change.target), {}).get(change.field)
     if editable is None:
         raise ReviewRefused(400, "FIELD_NOT_EDITABLE", f"поле {change.field} не исправляется")
@@ -189,8 +203,10 @@ async def correct(
             )
         ).fetchone()
         if added is None:
-            # Confirmed, or superseded by a retry, since it was read.
-            raise ReviewRefused(409, "DOCUMENT_CONFIRMED", "документ подтверждён или заменён")
+            # Superseded by a retry since it was read.
+            raise ReviewRefused(
+                409, "DOCUMENT_SUPERSEDED", "документ от прежней попытки: исправляется текущая"
+            )
         [view] = await _reviewed(conn, [recognised_doc])
     return view
 
@@ -239,7 +255,9 @@ async def confirm(
 
 
 def _key(locator: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted((k, str(v)) for k, v in (locator or {}).items()))
+    """A locator as a key: the API shows every field of it, those it lacks as null, so a
+    client that echoes a warning's locator back names the same place."""
+    return tuple(sorted((k, str(v)) for k, v in (locator or {}).items() if v is not None))
 
 
 async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, Any]]:
@@ -256,15 +274,25 @@ async def _reviewed(conn: Connection, documents: list[dict[str, Any]]) -> list[d
     layers: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     acks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     confirmed: dict[Any, dict[str, Any]] = {}
+    reopened: dict[Any, dict[str, Any]] = {}
     if ids:
         for row in await (await conn.execute(LAYERS, {"ids": ids})).fetchall():
             layers[row["document_id"]].append(dict(row))
         for row in await (await conn.execute(ACKS, {"ids": ids})).fetchall():
             acks[row["document_id"]].append(dict(row))
         for row in await (await conn.execute(CONFIRMED, {"ids": ids})).fetchall():
-            confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
+            if row["confirmed_at"] is not None:
+                confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
+            if row["reopened_at"] is not None:
+                reopened[row["id"]] = {"by": row["reopened_by"], "at": row["reopened_at"]}
     return [
-        _applied(doc, layers[doc["id"]], acks[doc["id"]], confirmed.get(doc["id"]))
+        _applied(
+            doc,
+            layers[doc["id"]],
+            acks[doc["id"]],
+            confirmed.get(doc["id"]),
+            reopened.get(doc["id"]),
+        )
         for doc in documents
     ]
 
@@ -274,6 +302,7 @@ def _applied(
     layers: list[dict[str, Any]],
     acks: list[dict[str, Any]],
     confirmed: dict[str, Any] | None,
+    reopened: dict[str, Any] | None,
 ) -> dict[str, Any]:
     # Never the recognised document itself: a request may review it again after a change.
     view = copy.deepcopy(doc) if layers else dict(doc)
@@ -297,7 +326,22 @@ def _applied(
         {key: ack[key] for key in ack if key != "document_id"} for ack in acks
     ]
     view["confirmed"] = confirmed
+    view["reopened"] = reopened
+    view["review_state"] = review_state(view)
     return view
+
+
+def review_state(view: dict[str, Any]) -> str:
+    """Where the analyst's review of a document stands: ``confirmed``; ``reopened`` (a
+    correction after a confirmation); ``needs_check`` (a warning left that is no note);
+    ``recognised``."""
+    if view["confirmed"] is not None:
+        return "confirmed"
+    if view["reopened"] is not None:
+        return "reopened"
+    if any(w["severity"] != "info" for w in view["warnings"]):
+        return "needs_check"
+    return "recognised"
 
 
 CORRECTED = """

@@ -175,6 +175,20 @@ JOB_STATUSES: dict[str, str] = {
     "dlq": "Нет ответа сервиса",
 }
 
+# Where the analyst's review of a document stands (``review.service.review_state``).
+REVIEW_STATES: dict[str, str] = {
+    "recognised": "Распознан",
+    "needs_check": "Требует проверки",
+    "confirmed": "Подтверждён",
+    "reopened": "Открыт снова",
+}
+REVIEW_TONES: dict[str, str] = {
+    "recognised": "ok",
+    "needs_check": "check",
+    "confirmed": "done",
+    "reopened": "check",
+}
+
 # The colour family of a status badge.
 TONES: dict[str, str] = {
     "UPLOADED": "wait",

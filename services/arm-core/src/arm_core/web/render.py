@@ -71,6 +71,8 @@ def _templates() -> Jinja2Templates:
         FILE_STATUSES=explain.FILE_STATUSES,
         JOB_STATUSES=explain.JOB_STATUSES,
         TONES=explain.TONES,
+        REVIEW_STATES=explain.REVIEW_STATES,
+        REVIEW_TONES=explain.REVIEW_TONES,
     )
     return Jinja2Templates(env=env)
 
