@@ -111,7 +111,7 @@ async def test_uploaded_workbook_becomes_recognized_without_reload(
         row = _row(page, file_id)
         await expect(row).to_be_visible()
         await expect(row).to_have_attribute("data-status", "RECOGNIZED", timeout=30_000)
-        await expect(row.locator(".badge")).to_have_text("Распознан")
+        await expect(row.locator(".badge[data-status]")).to_have_text("Распознан")
         await expect(page.locator('#counts [data-status="RECOGNIZED"] b')).to_have_text("1")
         assert await page.evaluate("window.sameDocument") is True, "the page was reloaded"
         assert (await file_row(settings.database_dsn, uuid.UUID(file_id)))["status"] == "RECOGNIZED"
@@ -209,9 +209,9 @@ async def test_timed_out_file_is_retried_from_its_page(
                 request = await service.next_request()
                 assert request.headers is not None
                 await service.send(second, file_id, "processing", attempt=2, version="2.0")
-                await expect(page.locator("#file-main > .page-head .badge")).to_have_text(
-                    "Распознаётся"
-                )
+                await expect(
+                    page.locator("#file-main > .page-head .badge[data-status]")
+                ).to_have_text("Распознаётся")
 
                 await write_result(
                     settings,
