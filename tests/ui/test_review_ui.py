@@ -44,15 +44,19 @@ async def test_an_analyst_corrects_and_confirms_a_statement(
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/files/{file_id}/documents")
             checks = page.locator("#doc-1 .checks")
-            await expect(checks).to_contain_text("Сумма строк по дебету 2789.00 не равна итогу")
+            await expect(checks).to_contain_text(
+                "Сумма строк по дебету 2\u00a0789,00 не равна итогу"
+            )
 
             await _correct(page, "header:total_debit", "2789.00", "итог прочитан с ошибкой")
             corrections = page.locator("#review-1 .corrections li")
             await expect(corrections).to_have_count(1)
-            await expect(corrections.first).to_contain_text("итого списано: 4789.00 → 2789.00")
+            await expect(corrections.first).to_contain_text(
+                "итого списано: 4\u00a0789,00 → 2\u00a0789,00"
+            )
             await expect(checks).not_to_contain_text("по дебету")
 
-            await _correct(page, "header:period_from", "2025-04-02", "начало периода со 2-го")
+            await _correct(page, "header:period_from", "02.04.2025", "начало периода со 2-го")
             await expect(corrections).to_have_count(2)
             await expect(page.locator("#doc-1 .facts")).to_contain_text("02.04.2025 – 30.04.2025")
             await screenshot(page, "documents-corrected")

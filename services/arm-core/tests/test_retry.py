@@ -99,7 +99,7 @@ async def test_new_attempt_starts_clean(make_core_settings) -> None:
             "UPDATE recognition_job SET published_at = now(), started_at = now(),"
             " finished_at = now(), reply_deadline = now(), request_msg_id = 'x',"
             " request_subject = 's', result_msg_id = 'r', service_name = 'tabular-parser',"
-            " service_version = '1', error_code = 'UNREADABLE', error_message = 'bad',"
+            " service_version = '1', error_code = 'FILE_READ_ERROR', error_message = 'bad',"
             " result_schema_version = '1.0', group_schema = 'BY-50-2011',"
             " statements_version = '3', republish_count = 2 WHERE id = %s",
             (old,),
@@ -202,6 +202,48 @@ async def test_file_whose_current_attempt_is_not_failed_is_not_retryable(
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "FILE_NOT_RETRYABLE"
     assert await _count_jobs(settings.database_dsn, file_id) == 1
+
+
+@pytest.mark.parametrize(
+    ("error_code", "helps"),
+    [
+        ("UNREADABLE", False),
+        ("INVALID_FORMAT", False),
+        ("INVALID_DOCUMENT", False),
+        ("UNSUPPORTED_FORMAT", False),
+        ("TIMEOUT", True),
+        ("FILE_READ_ERROR", True),
+        ("RECOGNITION_FAILED", True),
+        (None, True),
+    ],
+)
+async def test_a_retry_is_offered_only_where_a_new_attempt_can_help(
+    make_core_settings, error_code: str | None, helps: bool
+) -> None:
+    """An error of the file itself (damaged, protected, no document in it) would come back
+    the same from a new attempt: no attempt is spent on it, and the page says why."""
+    settings = make_core_settings(nats_enabled=False)
+    dsn = settings.database_dsn
+    file_id, job_id = await insert_file_with_job(dsn, status="error")
+    async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+        await conn.execute(
+            "UPDATE recognition_job SET error_code = %s WHERE id = %s", (error_code, job_id)
+        )
+        await conn.execute(
+            "UPDATE stored_file SET status = 'ERROR', error_code = %s WHERE id = %s",
+            (error_code, file_id),
+        )
+    async with run_core(settings) as core:
+        shown = (await core.client.get(f"/api/v1/files/{file_id}")).json()
+        page = await core.client.get(f"/ui/files/{file_id}")
+        response = await core.client.post(f"/api/v1/files/{file_id}/retry")
+    assert shown["retryable"] is helps
+    assert (response.status_code == 201) is helps
+    assert await _count_jobs(dsn, file_id) == (2 if helps else 1)
+    if not helps:
+        assert response.json()["error"]["code"] == "FILE_NOT_RETRYABLE"
+        assert "исправьте файл" in response.json()["error"]["message"]
+        assert "Повтор не поможет" in page.text
 
 
 async def test_attempt_limit(make_core_settings) -> None:

@@ -96,6 +96,23 @@ async def test_lying_or_unsupported_file_is_415(core, name, content) -> None:
     assert await fetch_one(core.settings.database_dsn, "SELECT 1 FROM stored_file") is None
 
 
+@pytest.mark.parametrize("name", ["ОСВ 2024.xlsx", "osv.xlsb"])
+async def test_a_password_protected_book_says_so(core, name) -> None:
+    """Excel encrypts a protected XLSX into an OLE2 file: it is a protected book, not a file
+    whose content does not match its extension, and nothing of it is kept."""
+    from tabular_parser.testing import encrypted_xlsx, general_osv, xlsx
+
+    protected = encrypted_xlsx(xlsx([general_osv(accounts=2)]), "secret")
+    response = await upload(core.client, name, protected)
+    plain_ole2 = await upload(core.client, "osv.xlsx", SIGNATURES["xls"])
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "PASSWORD_PROTECTED"
+    assert "защищена паролем" in response.json()["error"]["message"]
+    assert plain_ole2.json()["error"]["code"] == "UNSUPPORTED_FORMAT"
+    assert stored_objects(core.settings) == []
+    assert await fetch_one(core.settings.database_dsn, "SELECT 1 FROM stored_file") is None
+
+
 async def test_zero_byte_file_is_400(core) -> None:
     response = await upload(core.client, "osv.xlsx", b"")
     assert response.status_code == 400

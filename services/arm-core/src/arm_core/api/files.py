@@ -94,7 +94,7 @@ def _parse_uuid(value: str, what: str) -> uuid.UUID:
             404: "CONSOLIDATION_NOT_FOUND",
             413: "FILE_TOO_LARGE",
             415: "UNSUPPORTED_FORMAT",
-            422: "VALIDATION_ERROR",
+            422: "VALIDATION_ERROR, PASSWORD_PROTECTED",
             429: "TOO_MANY_REQUESTS",
             503: "STORAGE_UNAVAILABLE",
         }

@@ -38,7 +38,8 @@ class NewCorrection(RequestBody):
     )
     field: str = Field(max_length=100, description="e.g. period_from, closing_debit, date")
     value: str | None = Field(
-        max_length=2000, description="amounts 1234.56, dates YYYY-MM-DD; null clears it"
+        max_length=2000,
+        description="amounts 1234.56, dates DD.MM.YYYY or YYYY-MM-DD; null clears it",
     )
     reason: Reason
 

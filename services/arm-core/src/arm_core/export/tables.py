@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from arm_core.db.tables import ROW_MONEY
+from arm_core.denomination import denomination
 
 Cell = str | int | Decimal | dt.date | None
 
@@ -137,8 +138,7 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
         ("Организация", organisation.get("name")),
         ("УНП/ИНН", organisation.get("tax_id")),
         ("Период", _period(doc.get("period"))),
-        ("Единицы", doc.get("unit")),
-        ("Валюта", doc.get("currency")),
+        ("Суммы в", denomination(doc.get("unit"), doc.get("currency"))),
         ("Проверка аналитиком", review(doc)),
     ]
     if account:
@@ -170,7 +170,7 @@ def _statement(name: str, doc: dict[str, Any], file_name: str) -> Table:
         ("Банк", header.get("bank_name")),
         ("БИК", header.get("bank_bic")),
         ("Счёт", header.get("account")),
-        ("Валюта", header.get("currency")),
+        ("Суммы в", denomination("units", header.get("currency"))),
         ("Владелец счёта", header.get("holder_name")),
         ("УНП/ИНН", header.get("holder_tax_id")),
         ("Период", _period(header.get("period"))),

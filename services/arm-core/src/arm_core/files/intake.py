@@ -22,7 +22,9 @@ from arm_core.db.pool import Connection, Pool, database_unavailable
 from arm_core.files.access import VISIBLE_FILE
 from arm_core.files.names import display_name, object_key
 from arm_core.files.sniff import (
+    ENCRYPTED_PACKAGE,
     HEAD_BYTES,
+    NameScanner,
     ZipEntryScanner,
     family_agrees,
     family_of,
@@ -138,6 +140,16 @@ class _Guard:
             self.head += chunk
         return self.head
 
+    async def holds(self, names: tuple[bytes, ...]) -> bool:
+        """Whether the upload holds any of ``names``: the rest of it read past, up to the size
+        limit, and nothing stored."""
+        scanner = NameScanner(names)
+        async for chunk in self.stream():
+            scanner.feed(chunk)
+            if scanner.found:
+                return True
+        return False
+
     async def stream(self) -> AsyncIterator[bytes]:
         pending = self.head
         while True:
@@ -155,6 +167,25 @@ class _Guard:
                 pending = await anext(self._source)
             except StopAsyncIteration:
                 return
+
+
+async def _refuse_protected(guard: _Guard, file_type: str, max_bytes: int) -> None:
+    """An XLSX or XLSB in an OLE2 container is a password-protected book (Excel encrypts the
+    whole package into one): said so, rather than "not an XLSX"."""
+    try:
+        protected = await guard.holds(ENCRYPTED_PACKAGE)
+    except _TooLarge:
+        raise IntakeError(
+            413, "FILE_TOO_LARGE", f"файл больше допустимых {max_bytes} байт"
+        ) from None
+    if protected:
+        raise IntakeError(
+            422,
+            "PASSWORD_PROTECTED",
+            "книга защищена паролем: откройте её в Excel, снимите пароль (Файл → Сведения → "
+            "Защита книги → Зашифровать с использованием пароля, очистить поле), сохраните и "
+            "загрузите снова",
+        )
 
 
 async def store_upload(
@@ -181,7 +212,10 @@ async def store_upload(
     head = await guard.read_head()
     if not head:
         raise IntakeError(400, "EMPTY_FILE", "файл пуст")
-    if not family_agrees(file_type, family_of(head)):
+    family = family_of(head)
+    if file_type in ("XLSX", "XLSB") and family == "OLE2":
+        await _refuse_protected(guard, file_type, max_bytes)
+    if not family_agrees(file_type, family):
         raise IntakeError(
             415,
             "UNSUPPORTED_FORMAT",

@@ -28,6 +28,7 @@ FILE_COLUMNS = """
        f.mapping_error,
        f.consolidation_id, f.created_at, f.updated_at, f.current_recognition_job_id,
        o.size, j.attempt, j.max_attempts, j.status AS job_status,
+       j.error_code AS job_error_code,
        r.documents, r.confirmed_documents"""
 
 # The current attempt's documents, and how many of them an analyst confirmed.
@@ -90,7 +91,11 @@ def file_view(row: dict[str, Any]) -> dict[str, Any]:
         "attempt": row["attempt"],
         "max_attempts": row["max_attempts"],
         "retryable": retryable(
-            row["status"], row["job_status"], row["attempt"] or 0, row["max_attempts"] or 0
+            row["status"],
+            row["job_status"],
+            row["attempt"] or 0,
+            row["max_attempts"] or 0,
+            row["job_error_code"],
         ),
         "documents": row["documents"],
         "confirmed_documents": row["confirmed_documents"],

@@ -20,7 +20,7 @@ from arm_ka_platform.logging import get_logger
 log = get_logger(__name__)
 
 WHY_NOT = """
-SELECT f.status AS file_status, j.status, j.attempt, j.max_attempts
+SELECT f.status AS file_status, j.status, j.attempt, j.max_attempts, j.error_code
   FROM stored_file f
   LEFT JOIN recognition_job j ON j.id = f.current_recognition_job_id
  WHERE f.id = %(file_id)s
@@ -77,6 +77,13 @@ async def _why_not(conn: Connection, file_id: uuid.UUID) -> NotRetried:
             "FILE_NOT_RETRYABLE",
             f"текущая попытка в статусе {row['status']}: повтор возможен после ошибки, "
             "таймаута или отсутствия подтверждения",
+        )
+    if not transitions.retry_helps(row["error_code"]):
+        return NotRetried(
+            file_id,
+            "FILE_NOT_RETRYABLE",
+            f"ошибка {row['error_code']} в самом файле: новая попытка прочтёт те же байты и "
+            "ответит так же; исправьте файл и загрузите его заново",
         )
     return NotRetried(
         file_id,

@@ -57,6 +57,28 @@ def family_agrees(file_type: str, family: str | None) -> bool:
     return _FAMILY[file_type] == family
 
 
+# Streams of an OLE2 file that hold a password-protected XLSX or XLSB (MS-OFFCRYPTO), named
+# in UTF-16LE in its directory sectors.
+ENCRYPTED_PACKAGE = tuple(
+    name.encode("utf-16-le") for name in ("EncryptedPackage", "EncryptionInfo")
+)
+
+
+class NameScanner:
+    """Whether any of ``names`` passes in a stream of chunks, holding only a short tail."""
+
+    def __init__(self, names: tuple[bytes, ...]) -> None:
+        self.names = names
+        self.found = False
+        self._keep = max(len(name) for name in names) - 1
+        self._tail = b""
+
+    def feed(self, chunk: bytes) -> None:
+        buffer = self._tail + chunk
+        self.found = self.found or any(name in buffer for name in self.names)
+        self._tail = buffer[-self._keep :]
+
+
 class ZipEntryScanner:
     """Collects the entry names of a ZIP from its local headers as chunks pass."""
 

@@ -75,9 +75,16 @@ _RESULT_FILE = """status = CASE WHEN job.status = 'error' THEN 'ERROR' ELSE 'PRO
 _MAPPED_FILE = """status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'NEEDS_CHECK' END,
            mapping_error = NULL"""
 
+# Errors that describe the file itself: a new attempt would read the same bytes and say the
+# same, so none is offered (the analyst uploads a corrected file instead). Timeouts, a service
+# that did not answer, storage and engine failures and results that could not be mapped are
+# worth a new attempt.
+FILE_ERRORS = ("UNSUPPORTED_FORMAT", "INVALID_FORMAT", "INVALID_DOCUMENT", "UNREADABLE")
+
 # The retry rule as SQL over the file f and its current job j; ``retryable`` below is the same
 # rule for a row already read.
-RETRYABLE_SQL = """(j.attempt < j.max_attempts
+RETRYABLE_SQL = f"""(j.attempt < j.max_attempts
+        AND coalesce(j.error_code, '') <> ALL (ARRAY{list(FILE_ERRORS)}::text[])
         AND (j.status IN ('error', 'timeout', 'dlq')
              OR (j.status IN ('done', 'needs_check') AND f.status = 'ERROR')))"""
 
@@ -89,8 +96,23 @@ def attempt_failed(file_status: str, job_status: str | None) -> bool:
     return job_status in FAILED or (finished and file_status == "ERROR")
 
 
-def retryable(file_status: str, job_status: str | None, attempt: int, max_attempts: int) -> bool:
-    return attempt_failed(file_status, job_status) and attempt < max_attempts
+def retry_helps(error_code: str | None) -> bool:
+    """Whether a new attempt could end otherwise than one that failed with ``error_code``."""
+    return error_code not in FILE_ERRORS
+
+
+def retryable(
+    file_status: str,
+    job_status: str | None,
+    attempt: int,
+    max_attempts: int,
+    error_code: str | None = None,
+) -> bool:
+    return (
+        attempt_failed(file_status, job_status)
+        and attempt < max_attempts
+        and retry_helps(error_code)
+    )
 
 
 Event = Literal[

@@ -147,15 +147,22 @@ def normalised(kind: Kind, value: str | None) -> str | None:
             raise InvalidValue("сумма: не больше двух знаков после запятой и меньше 10^15")
         return f"{amount:.2f}"
     if kind is Kind.DATE:
-        try:
-            return dt.date.fromisoformat(value).isoformat()
-        except ValueError:
-            raise InvalidValue("дата должна быть в виде ГГГГ-ММ-ДД") from None
+        return _date(value).isoformat()
     if kind is Kind.VARIANT and value not in VARIANTS:
         raise InvalidValue("вид ведомости: general, account или subconto")
     if len(value) > _LONGEST or "\x00" in value:
         raise InvalidValue("текст слишком длинный или содержит недопустимые символы")
     return value
+
+
+def _date(value: str) -> dt.date:
+    """A date as the analyst types it (ДД.ММ.ГГГГ), or as the API may send it (ГГГГ-ММ-ДД)."""
+    for parse in (lambda v: dt.datetime.strptime(v, "%d.%m.%Y").date(), dt.date.fromisoformat):
+        try:
+            return parse(value)
+        except ValueError:
+            continue
+    raise InvalidValue("дата должна быть в виде ДД.ММ.ГГГГ")
 
 
 def shown(kind: Kind, stored: str | None) -> Any:

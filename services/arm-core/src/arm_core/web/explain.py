@@ -3,6 +3,7 @@ locators, money and sizes."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -44,6 +45,13 @@ ERRORS: dict[str, Explanation] = {
             "Принимаются только файлы XLS, XLSX, XLSB, PDF, PNG и JPG, и содержимое файла "
             "должно соответствовать его расширению.",
             "Сохраните документ в одном из этих форматов и загрузите снова.",
+        ),
+        Explanation(
+            "PASSWORD_PROTECTED",
+            "Книга защищена паролем",
+            "Excel шифрует защищённую паролем книгу целиком: прочитать её без пароля нельзя.",
+            "Откройте книгу в Excel, снимите пароль (Файл → Сведения → Защита книги → "
+            "Зашифровать с использованием пароля, очистить поле), сохраните и загрузите снова.",
         ),
         Explanation(
             "UNREADABLE",
@@ -273,6 +281,15 @@ def locator_text(locator: dict[str, Any] | None) -> str:
 
 
 NBSP = "\u00a0"
+
+
+# An amount inside a message («15300.00»): never part of a date (01.04.2025) or a longer number.
+_AMOUNT_IN_TEXT = re.compile(r"(?<![\d.,])-?\d+\.\d{2}(?![\d.])")
+
+
+def amounts_in(text: str | None) -> str:
+    """A message with its amounts written as the tables write them («15 300,00»)."""
+    return _AMOUNT_IN_TEXT.sub(lambda m: money(m.group()), text or "")
 
 
 def money(value: Any) -> str:

@@ -16,7 +16,7 @@ from arm_core.files import consolidations, queries
 from arm_core.files.access import change_refusals
 from arm_core.files.queries import MAX_OFFSET
 from arm_core.files.retry import NotRetried, Retried, retry_file, retry_files
-from arm_core.jobs.transitions import attempt_failed
+from arm_core.jobs.transitions import attempt_failed, retry_helps
 from arm_core.review.service import corrections_of_file
 from arm_core.web import explain
 from arm_core.web.forms import page_form
@@ -28,6 +28,7 @@ MAX_BATCH = 500
 # Codes the upload page explains itself, from the API's error.
 UPLOAD_CODES = (
     "UNSUPPORTED_FORMAT",
+    "PASSWORD_PROTECTED",
     "FILE_TOO_LARGE",
     "EMPTY_FILE",
     "STORAGE_UNAVAILABLE",
@@ -244,6 +245,15 @@ def _why_not_retryable(detail: dict[str, Any]) -> str | None:
     current = _current(detail)
     if current is None:
         return "У файла нет попытки распознавания."
+    if attempt_failed(detail["status"], current["status"]) and not retry_helps(
+        current["error_code"]
+    ):
+        problem = explain.explain(current["error_code"])
+        what = f"«{problem.title}»" if problem else current["error_code"]
+        return (
+            f"Повтор не поможет: {what} — это свойство самого файла, новая попытка прочтёт "
+            "те же байты. Исправьте файл и загрузите его заново."
+        )
     if attempt_failed(detail["status"], current["status"]):
         return (
             f"Исчерпан лимит попыток: {current['attempt']} из {current['max_attempts']}. "

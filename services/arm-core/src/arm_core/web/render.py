@@ -18,7 +18,8 @@ from starlette.background import BackgroundTask
 from arm_core.api.deps import principal_of, runtime_of
 from arm_core.api.errors import note_refused
 from arm_core.auth.identity import CSRF, VIA
-from arm_core.review.fields import FIELDS, LABELS, PART_LABELS
+from arm_core.denomination import denomination
+from arm_core.review.fields import FIELDS, LABELS, PART_LABELS, Kind, shown
 from arm_core.web import explain
 from document_extraction.text import column_letters
 
@@ -44,6 +45,20 @@ def _date(value: Any) -> str:
     return value.strftime("%d.%m.%Y") if value is not None else ""
 
 
+def _corrected(correction: dict[str, Any], which: str, kind: str) -> str:
+    """A correction's value (``which``: recognised or corrected) as the document shows such
+    values: amounts and dates written the one way the tables write them."""
+    value = correction[which]
+    if value is None:
+        return "пусто"
+    editable = FIELDS.get((kind, correction["target"]), {}).get(correction["field"])
+    if editable is not None and editable.kind is Kind.AMOUNT:
+        return explain.money(value)
+    if editable is not None and editable.kind is Kind.DATE:
+        return _date(shown(Kind.DATE, value))
+    return str(value)
+
+
 @functools.cache
 def _templates() -> Jinja2Templates:
     env = jinja2.Environment(
@@ -61,6 +76,9 @@ def _templates() -> Jinja2Templates:
         datetime=_datetime,
         date=_date,
         warning_title=explain.warning_title,
+        amounts=explain.amounts_in,
+        corrected=_corrected,
+        denomination=denomination,
         column_letters=column_letters,
     )
     env.globals.update(
