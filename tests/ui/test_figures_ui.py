@@ -44,12 +44,12 @@ async def test_a_trial_balance_in_thousands_says_so_beside_its_amounts(
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/files/{file_id}/documents")
             await expect(page.locator("#doc-1 .facts .denomination")).to_have_text("тыс. руб.")
-            await expect(page.locator("#osv-1 caption")).to_have_text("Суммы в тыс. руб.")
+            await expect(page.locator("#osv-1 caption")).to_have_text("Единицы сумм: тыс. руб.")
             await screenshot(page, "documents-denomination")
         export = await core.client.get(f"/api/v1/files/{file_id}/export")
     book = CalamineWorkbook.from_filelike(io.BytesIO(export.content))
     rows = book.get_sheet_by_name(book.sheet_names[0]).to_python()
-    assert ["Суммы в", "тыс. руб."] in [row[:2] for row in rows]
+    assert ["Единицы сумм", "тыс. руб."] in [row[:2] for row in rows]
 
 
 async def test_a_protected_book_is_named_so_when_dropped(
@@ -98,3 +98,47 @@ async def test_a_file_that_failed_by_its_own_content_offers_no_retry(
         await expect(page.locator(".why-not")).to_contain_text("Повтор не поможет")
         await page.goto(f"{core.url}/ui/files/{late}")
         await expect(page.locator("#retry")).to_be_enabled()
+
+
+# A statement with no account line in its head, one operation of 2.0E+16 among ordinary ones.
+ABSURD_STATEMENT = [
+    ["Банк: ОАО «Приорбанк», БИК PJCBBY2X"],
+    ["Выписка за период с 01.03.2025 по 31.03.2025"],
+    ["Клиент: ООО «Промтехснаб», УНП 192745313"],
+    ["Входящий остаток:", None, "1 000,00"],
+    [],
+    ["Дата", "№ док", "Сумма", "Контрагент", "УНП", "Назначение платежа"],
+    ["03.03.2025", "1", 500.0, "ОАО «Керамин»", "190657200", "Оплата"],
+    ["05.03.2025", "2", -200.0, "ООО «ТрансЛогистик»", "192745313", "Услуги"],
+    ["06.03.2025", "3", 2.0e16, "ООО «Ромашка»", "192745313", "Оплата по договору"],
+    ["Исходящий остаток:", None, "1 300,00"],
+]
+
+
+async def test_an_absurd_amount_is_flagged_on_its_row_and_no_title_says_none(
+    ui_settings: Any, browser: Browser, open_page: Any, run_parser: Any, screenshot: Any
+) -> None:
+    settings = ui_settings()
+    book = books.xlsx([books.Sheet("Выписка", ABSURD_STATEMENT)])
+    async with run_core(settings) as core, run_parser(settings), open_page(browser) as page:
+        uploaded = await core.client.post(
+            "/api/v1/files", files={"file": ("Выписка март.xlsx", book)}
+        )
+        file_id = uploaded.json()["file_id"]
+
+        async def recognised() -> bool:
+            row = await fetch_one(
+                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
+            )
+            return row is not None and row["status"] in ("RECOGNIZED", "NEEDS_CHECK", "ERROR")
+
+        await wait_until(recognised, timeout=60)
+        await page.goto(f"{core.url}/ui/files/{file_id}/documents")
+        await expect(page.locator("#doc-1 h2")).to_have_text("Выписка (счёт не прочитан)")
+        await expect(page.locator(".doc-index")).not_to_contain_text("None")
+        flagged = page.locator("#doc-1 tr.flagged")
+        await expect(flagged).to_have_count(1)
+        await expect(flagged).to_contain_text("Оплата по договору")
+        warning = page.locator("#doc-1 .warnings li", has_text="Сумма вне масштаба документа")
+        await expect(warning).to_contain_text("20\u00a0000\u00a0000\u00a0000\u00a0000\u00a0000,00")
+        await screenshot(page, "documents-outlier")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from document_extraction import BBox, Extraction, Grid, NoDocumentFound, extract
+from document_extraction.checks import AmountCell, amount_outliers
 from recognition_contract import (
     AccountRef,
     Locator,
@@ -638,3 +639,56 @@ def test_a_counterparty_account_misread_by_ocr_is_put_right_by_its_check_digits(
         ("ООО «ТрансЛогистик»", "BY25PJCB30120000000000000000"),
     ]
     assert not [w for w in document.warnings if w.code == "IBAN_CHECK_FAILED"]
+
+
+# Amounts beyond what their document allows: flagged on their rows, never changed.
+
+
+class _Rows:
+    def where(self) -> Locator:
+        return Locator(sheet="S")
+
+    def row(self, index: int, column: int | None = None) -> Locator:
+        return Locator(sheet="S", row=index + 1)
+
+
+def _cells(*cents: int) -> list[AmountCell]:
+    return [AmountCell(index, 0, value) for index, value in enumerate(cents)]
+
+
+def test_an_amount_a_million_times_the_typical_one_is_flagged_on_its_row() -> None:
+    found = amount_outliers(_cells(10_000, 25_000, 2 * 10**18, 40_000), [None], ["Дебет"], _Rows())
+    assert [(w.code, w.locator) for w in found] == [("AMOUNT_OUTLIER", Locator(sheet="S", row=3))]
+    assert "20000000000000000.00" in found[0].message
+
+
+def test_a_large_payment_among_small_ones_is_no_outlier() -> None:
+    # A loan of a billion among payments of tens of thousands: a hundred thousand times.
+    found = amount_outliers(
+        _cells(1_000_000, 2_500_000, 10**11, 4_000_000), [None], ["Дебет"], _Rows()
+    )
+    assert found == []
+
+
+def test_an_amount_above_its_columns_printed_total_is_flagged() -> None:
+    found = amount_outliers(_cells(10_000, 90_000), [50_000], ["Кредит"], _Rows())
+    assert [w.locator for w in found] == [Locator(sheet="S", row=2)]
+    assert "больше итога по этой графе 500.00" in found[0].message
+
+
+def test_a_statement_line_of_2e16_needs_check_and_keeps_its_value() -> None:
+    lines = copy.deepcopy(LINES)
+    lines.append(["06.03.2025", "3", 2.0e16, "ООО «Ромашка»", "192745313", None, "Оплата"])
+    extraction = extract([Grid("Выписка", statement(lines))])
+    found = codes(extraction)
+    assert ("AMOUNT_OUTLIER", {"sheet": "Выписка", "row": 10}) in found
+    assert extraction.status == "needs_check"
+    assert extraction.documents[0].transactions[-1].credit == "20000000000000000.00"
+
+
+def test_a_trial_balance_row_of_2e16_is_flagged_on_its_row() -> None:
+    body = copy.deepcopy(BODY)
+    body.append(["99", "Прибыли и убытки", 2.0e16, None, None, None, 2.0e16, None])
+    totals = list(TOTALS)
+    found = codes(extract([Grid("TDSheet", osv(body, totals))]))
+    assert ("AMOUNT_OUTLIER", {"sheet": "TDSheet", "row": 12}) in found

@@ -39,5 +39,5 @@ def test_amounts_in_a_message_are_written_as_in_the_tables_and_dates_stay() -> N
 def test_a_date_is_entered_as_the_analyst_writes_it() -> None:
     assert normalised(Kind.DATE, "02.04.2025") == "2025-04-02"
     assert normalised(Kind.DATE, "2025-04-02") == "2025-04-02"
-    with pytest.raises(InvalidValue, match="ДД.ММ.ГГГГ"):
+    with pytest.raises(InvalidValue, match=r"ДД\.ММ\.ГГГГ"):
         normalised(Kind.DATE, "31.02.2025")

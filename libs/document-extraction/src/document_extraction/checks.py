@@ -40,6 +40,10 @@ def _c(cents: int) -> str:
     return format_cents(cents) or "0.00"
 
 
+def _cents_or_none(value: Decimal | None) -> int | None:
+    return None if value is None else int(value * 100)
+
+
 def row_balances(v: Sequence[int]) -> bool:
     """Whether a trial balance row's closing balance is its opening balance plus its turnover
     (``v``: the six amounts in cents, empty as 0)."""
@@ -126,6 +130,73 @@ def _mismatched(parent: Sequence[int | None], sums: Sequence[int]) -> list[int]:
     return sorted(bad)
 
 
+# An amount a million times the document's typical one, and of a billion or more, is no amount
+# of this document: a misread exponent (2.0E+16), a date or an account number taken for a sum.
+OUTLIER_RATIO = 1_000_000
+OUTLIER_FLOOR_CENTS = 10**9 * 100
+
+
+@dataclass(frozen=True)
+class AmountCell:
+    """One amount of a document: its row (as ``Locating.row`` takes it), which of the
+    document's amount columns it stands in, and its value in cents."""
+
+    index: int
+    column: int
+    cents: int
+
+
+def amount_outliers(
+    cells: Sequence[AmountCell],
+    totals: Sequence[int | None],
+    names: Sequence[str],
+    locate: Locating,
+) -> list[Warning]:
+    """Amounts beyond what their document allows, each flagged on its row and never changed:
+    larger than the printed total of their column (``totals``, by column; None where none is
+    printed), or far beyond the document's typical amount."""
+    sizes = sorted(abs(cell.cents) for cell in cells if cell.cents)
+    if not sizes:
+        return []
+    typical = sizes[len(sizes) // 2]
+    found: list[Warning] = []
+    for cell in cells:
+        size, total = abs(cell.cents), totals[cell.column]
+        if total and size > abs(total):
+            why = f"больше итога по этой графе {_c(total)}"
+        elif size >= OUTLIER_FLOOR_CENTS and size >= typical * OUTLIER_RATIO:
+            times = f"{size // typical:,}".replace(",", " ")
+            why = f"в {times} раз больше типичной суммы документа {_c(typical)}"
+        else:
+            continue
+        found.append(
+            warning(
+                "AMOUNT_OUTLIER",
+                f"{names[cell.column]}: сумма {_c(cell.cents)} {why}; сверьте с оригиналом",
+                locate.row(cell.index),
+            )
+        )
+    return found
+
+
+def osv_amount_cells(rows: Sequence[tuple[int, Sequence[int | None]]]) -> list[AmountCell]:
+    """The amounts of trial balance rows, given as (row index, six amounts in cents)."""
+    return [
+        AmountCell(index, column, cents)
+        for index, values in rows
+        for column, cents in enumerate(values)
+        if cents
+    ]
+
+
+def osv_outliers(
+    rows: Sequence[tuple[int, Sequence[int | None]]],
+    totals: Sequence[int | None] | None,
+    locate: Locating,
+) -> list[Warning]:
+    return amount_outliers(osv_amount_cells(rows), totals or [None] * 6, _COLUMN_NAMES, locate)
+
+
 @dataclass(frozen=True, slots=True)
 class StatementLine:
     index: int
@@ -202,6 +273,17 @@ def check_statement(
                 totals_where,
             )
         )
+    found += amount_outliers(
+        [
+            AmountCell(line.index, column, int(amount * 100))
+            for line in lines
+            for column, amount in enumerate((line.debit, line.credit))
+            if amount
+        ],
+        [_cents_or_none(total_debit), _cents_or_none(total_credit)],
+        ("Дебет", "Кредит"),
+        locate,
+    )
     if period is not None:
         start, end = period
         for line in lines:

@@ -10,7 +10,12 @@ from typing import Any
 
 from document_extraction.accounts import code_from_cell, parent_codes
 from document_extraction.captions import HeaderRepeats
-from document_extraction.checks import balance_mismatch, row_balances, sum_warnings
+from document_extraction.checks import (
+    balance_mismatch,
+    osv_outliers,
+    row_balances,
+    sum_warnings,
+)
 from document_extraction.confidence import (
     LOW_CONFIDENCE,
     UNREADABLE_CELL_PENALTY,
@@ -702,6 +707,11 @@ def osv_document(
         general=variant == "general",
     )
     warnings += sums
+    warnings += osv_outliers(
+        [(body.row_indices[k], written_cents_of(row)) for k, row in enumerate(out_rows)],
+        body.totals_values,
+        locate,
+    )
     confidences = body.confidences
     if not sums and body.confirmable:
         # Amounts the arithmetic confirms (each row balances, and so do parents, totals and

@@ -11,6 +11,7 @@ from typing import Any
 
 from arm_core.db.tables import ROW_MONEY
 from arm_core.denomination import denomination
+from arm_core.titles import document_title
 
 Cell = str | int | Decimal | dt.date | None
 
@@ -133,12 +134,12 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
     account = doc.get("account") or {}
     about: list[tuple[str, Cell]] = [
         ("Файл", file_name),
-        ("Документ", doc.get("title") or "Оборотно-сальдовая ведомость"),
+        ("Документ", document_title(doc)),
         ("Вид", VARIANTS.get(doc.get("variant") or "", doc.get("variant"))),
         ("Организация", organisation.get("name")),
         ("УНП/ИНН", organisation.get("tax_id")),
         ("Период", _period(doc.get("period"))),
-        ("Суммы в", denomination(doc.get("unit"), doc.get("currency"))),
+        ("Единицы сумм", denomination(doc.get("unit"), doc.get("currency"))),
         ("Проверка аналитиком", review(doc)),
     ]
     if account:
@@ -166,11 +167,11 @@ def _statement(name: str, doc: dict[str, Any], file_name: str) -> Table:
     header = doc.get("header") or {}
     about: list[tuple[str, Cell]] = [
         ("Файл", file_name),
-        ("Документ", "Выписка по счёту"),
+        ("Документ", document_title(doc)),
         ("Банк", header.get("bank_name")),
         ("БИК", header.get("bank_bic")),
         ("Счёт", header.get("account")),
-        ("Суммы в", denomination("units", header.get("currency"))),
+        ("Единицы сумм", denomination("units", header.get("currency"))),
         ("Владелец счёта", header.get("holder_name")),
         ("УНП/ИНН", header.get("holder_tax_id")),
         ("Период", _period(header.get("period"))),

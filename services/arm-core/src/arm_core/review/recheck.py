@@ -14,6 +14,7 @@ from document_extraction.checks import (
     StatementLine,
     balance_mismatch,
     check_statement,
+    osv_outliers,
     row_balances,
     sum_warnings,
 )
@@ -30,6 +31,7 @@ ARITHMETIC = frozenset(
         "BALANCE_MISSING",
         "OPENING_BALANCE_NOT_PRINTED",
         "DATE_OUTSIDE_PERIOD",
+        "AMOUNT_OUTLIER",
     }
 )
 
@@ -93,6 +95,11 @@ def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
         if parent in by_id
     ]
     parents.sort(key=lambda item: item[1])
+    found += osv_outliers(
+        [(index, [_cents(row[key]) for key in ROW_MONEY]) for index, row in enumerate(rows)],
+        _written(totals) if totals else None,
+        locate,
+    )
     found += sum_warnings(
         parents,
         top,

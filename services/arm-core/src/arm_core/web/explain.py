@@ -215,6 +215,7 @@ TONES: dict[str, str] = {
 }
 
 WARNINGS: dict[str, str] = {
+    "AMOUNT_OUTLIER": "Сумма вне масштаба документа",
     "ROW_BALANCE_MISMATCH": "Сальдо строки не сходится с оборотами",
     "PARENT_SUM_MISMATCH": "Счёт не равен сумме субсчетов",
     "TOTALS_MISMATCH": "«Итого» не равно сумме счетов",

@@ -20,6 +20,7 @@ from arm_core.api.errors import note_refused
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.denomination import denomination
 from arm_core.review.fields import FIELDS, LABELS, PART_LABELS, Kind, shown
+from arm_core.titles import document_title
 from arm_core.web import explain
 from document_extraction.text import column_letters
 
@@ -79,6 +80,7 @@ def _templates() -> Jinja2Templates:
         amounts=explain.amounts_in,
         corrected=_corrected,
         denomination=denomination,
+        doc_title=document_title,
         column_letters=column_letters,
     )
     env.globals.update(
