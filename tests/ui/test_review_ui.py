@@ -148,3 +148,63 @@ async def test_a_confirmed_document_reads_confirmed_everywhere_until_a_correctio
                 "подтверждено 0 из 1"
             )
             await screenshot(page, "documents-reopened")
+
+
+async def test_a_correction_made_from_its_row_lands_on_that_row_and_can_be_undone(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    """The analyst corrects the operation they see (its «№» in the table, not a sheet row),
+    sees the recognised value beside the current one, and undoes the correction."""
+    settings = ui_settings()
+    async with run_core(settings) as core:
+        file_id = await mapped_file(settings, STATEMENT, original_name="Выписка апрель.pdf")
+
+        async def mapped() -> bool:
+            row = await fetch_one(
+                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
+            )
+            return row is not None and row["status"] == "NEEDS_CHECK"
+
+        await wait_until(mapped)
+        async with open_page(browser) as page:
+            await page.goto(f"{core.url}/ui/files/{file_id}/documents")
+            third = page.locator("#doc-1 .statement-table tbody tr").nth(2)
+            await expect(third).to_contain_text("930,00")
+            await third.locator(".edit-row").click()
+            editor = page.locator("#row-editor-1 .row-editor")
+            await expect(editor).to_contain_text("Исправить операцию № 3")
+            await editor.locator('select[name="spot"]').select_option("transaction:debit")
+            await expect(editor.locator('select[name="spot"]')).to_contain_text(
+                "дебет — сейчас: 930,00"
+            )
+            await editor.locator('input[name="value"]').fill("903,00")
+            await editor.locator('input[name="reason"]').fill("цифры переставлены при чтении")
+            async with page.expect_navigation():
+                await editor.locator("button[type=submit]").click()
+            rows = page.locator("#doc-1 .statement-table tbody tr")
+            await expect(rows.nth(2)).to_contain_text("903,00")
+            # The operation of the sheet's row 3 is another one, and it is untouched.
+            await expect(rows.nth(1)).to_contain_text("1\u00a0850,60")
+            corrections = page.locator("#review-1 .corrections li")
+            await expect(corrections).to_have_count(1)
+            await expect(corrections.first).to_contain_text("операция 3")
+            await expect(corrections.first).to_contain_text("930,00 → 903,00")
+            await screenshot(page, "documents-row-correction")
+
+            await rows.nth(2).locator(".edit-row").click()
+            await expect(
+                page.locator('#row-editor-1 select[name="spot"] option[value="transaction:debit"]')
+            ).to_contain_text("сейчас: 903,00, распознано: 930,00")
+
+            page.once("dialog", lambda dialog: dialog.accept())
+            async with page.expect_navigation():
+                await corrections.first.locator("button.undo").click()
+            await expect(page.locator("#review-1 .corrections li")).to_have_count(0)
+            await expect(page.locator("#doc-1 .statement-table tbody tr").nth(2)).to_contain_text(
+                "930,00"
+            )
+        trail = await fetch_one(
+            settings.database_dsn,
+            "SELECT count(*) AS n FROM audit_log WHERE action = 'document.uncorrect'",
+        )
+    assert trail["n"] == 1

@@ -142,6 +142,13 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
     ("GET", "/api/v1/files/{file_id}/source/pages"): _rule(404, 404, 404, 404),
     ("GET", "/api/v1/files/{file_id}/source/pages/{page}"): _rule(404, 404, 404, 404),
     ("POST", "/ui/documents/{document_id}/confirm"): _rule(404, 404, 403, 404, union=404),
+    ("DELETE", "/api/v1/documents/{document_id}/corrections/{correction_id}"): _rule(
+        404, 404, 403, 404, union=404
+    ),
+    ("POST", "/ui/documents/{document_id}/corrections/{correction_id}/undo"): _rule(
+        404, 404, 403, 404, union=404
+    ),
+    ("GET", "/ui/documents/{document_id}/rows/{position}"): _rule(404, 404, 403, 404, union=404),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
@@ -246,6 +253,8 @@ async def _request(
         kwargs["data"] = {"file_ids": ids["file_id"]}
     if path.endswith("/source"):
         kwargs["params"] = {"sheet": "TDSheet", "row": 10}
+    if path.endswith("/rows/{position}"):
+        kwargs["params"] = {"target": "transaction"}
     if path in ("/ui/files/counts", "/ui/files/rows"):
         kwargs["params"] = {"consolidation_id": consolidation_id}
     if path == "/ui/events":
@@ -293,6 +302,8 @@ async def test_every_route_answers_each_role_as_its_rule_says(make_core_settings
             "job_id": uploaded.json()["job_id"],
             "document_id": str(uuid.uuid4()),
             "page": "1",
+            "correction_id": "1",
+            "position": "1",
         }
         answers = {
             key: {user: await _request(client, *key, ids, user, users[user]) for user in ORDER}

@@ -229,3 +229,38 @@ async def test_the_page_form_says_why_a_correction_is_refused(
     assert layers.status_code == 404 or all(
         not doc["corrections"] for doc in layers.json().get("documents", [])
     )
+
+
+async def test_a_correction_is_undone_audited_and_the_recognised_value_applies_again(
+    make_core_settings,
+) -> None:
+    settings = make_core_settings()
+    async with run_core(settings) as core:
+        _, [statement] = await _documents(core, settings, STATEMENT)
+        url = f"/api/v1/documents/{statement['id']}"
+        recognised = statement["transactions"][1]["debit"]
+        made = await core.client.post(
+            f"{url}/corrections",
+            json={
+                "target": "transaction",
+                "position": 2,
+                "field": "debit",
+                "value": "200.20",
+                "reason": "r",
+            },
+        )
+        [layer] = made.json()["document"]["corrections"]
+        undone = await core.client.delete(f"{url}/corrections/{layer['id']}")
+        again = await core.client.delete(f"{url}/corrections/{layer['id']}")
+        trail = await fetch_one(
+            settings.database_dsn,
+            "SELECT details FROM audit_log WHERE action = 'document.uncorrect'",
+        )
+    assert made.json()["document"]["transactions"][1]["debit"] == "200.20"
+    assert undone.status_code == 200, undone.text
+    after = undone.json()["document"]
+    assert after["corrections"] == []
+    assert after["transactions"][1]["debit"] == recognised
+    assert (again.status_code, again.json()["error"]["code"]) == (404, "CORRECTION_NOT_FOUND")
+    assert trail["details"]["corrected"] == "200.20"
+    assert trail["details"]["position"] == 2

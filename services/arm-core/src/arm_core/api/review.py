@@ -6,14 +6,14 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import Field
 
 from arm_core.api.bodies import RequestBody
 from arm_core.api.deps import changer_within, runtime_of
 from arm_core.api.errors import error_responses
 from arm_core.api.models import ReviewedDocument
-from arm_core.review.service import Change, confirm, correct
+from arm_core.review.service import Change, confirm, correct, undo
 
 router = APIRouter(prefix="/api/v1")
 
@@ -34,7 +34,11 @@ Reason = Annotated[str, Field(min_length=1, max_length=1000, description="why")]
 class NewCorrection(RequestBody):
     target: Literal["header", "row", "transaction"]
     position: int | None = Field(
-        default=None, ge=1, le=10_000_000, description="the row's or transaction's number"
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="the row's or operation's number in the document, as the page's «№» "
+        "column shows it (not its sheet row)",
     )
     field: str = Field(max_length=100, description="e.g. period_from, closing_debit, date")
     value: str | None = Field(
@@ -71,6 +75,26 @@ async def correct_document(
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     change = Change(body.target, body.position, body.field, body.value, body.reason.strip())
     view = await correct(runtime.pool, who, document_id, change)
+    return ReviewedDocument.model_validate({"document": view})
+
+
+@router.delete(
+    "/documents/{document_id}/corrections/{correction_id}",
+    responses=error_responses(
+        {**_REFUSALS, 404: "DOCUMENT_NOT_FOUND, CORRECTION_NOT_FOUND", 409: "DOCUMENT_SUPERSEDED"}
+    ),
+)
+async def undo_correction(
+    request: Request,
+    document_id: uuid.UUID,
+    correction_id: Annotated[int, Path(ge=1, le=2**62)],
+) -> ReviewedDocument:
+    """Undo a correction: the recognised value (or an earlier correction of the field) applies
+    again and the checks are made again; the correction stays in the audit trail, and a
+    confirmed document is reopened."""
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    view = await undo(runtime.pool, who, document_id, correction_id)
     return ReviewedDocument.model_validate({"document": view})
 
 

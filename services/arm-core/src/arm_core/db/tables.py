@@ -343,6 +343,9 @@ correction = Table(
     Column("reason", Text, nullable=False),
     Column("actor", Text, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    # Undone: kept, with who undid it and when, and no longer applied.
+    Column("undone_by", Text),
+    Column("undone_at", DateTime(timezone=True)),
     CheckConstraint("target IN ('header', 'row', 'transaction')", name="target"),
 )
 

@@ -13,83 +13,20 @@ from psycopg.types.json import Jsonb
 
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Connection, Pool
-from arm_core.files.access import VISIBLE_FILE
 from arm_core.mapping.queries import file_documents
 from arm_core.refusal import Refused
 from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read, shown, write
 from arm_core.review.recheck import rechecked
-
-# The document, if ``who`` may reach it (see or change, by the parameters): its file, and
-# whether it is the current attempt's.
-DOCUMENT = f"""
-SELECT d.id, d.file_id, d.job_id, d.kind, d.confirmed_at,
-       d.job_id = f.current_recognition_job_id AS current
-  FROM document d
-  JOIN stored_file f ON f.id = d.file_id
- WHERE d.id = %(document_id)s AND {VISIBLE_FILE}
-"""
-
-# Guarded: only a current attempt's document takes corrections. One that was confirmed is
-# reopened by it, in the same statement, with its own audit row.
-CORRECT = """
-WITH doc AS (
-    SELECT d.id, d.file_id, d.job_id, d.confirmed_at FROM document d
-      JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
-     WHERE d.id = %(document_id)s
-), added AS (
-    INSERT INTO correction (document_id, target, position, field, recognised, corrected,
-                            reason, actor)
-    SELECT id, %(target)s, %(position)s, %(field)s, %(recognised)s, %(corrected)s,
-           %(reason)s, %(actor)s
-      FROM doc
-    RETURNING id, at
-), reopened AS (
-    UPDATE document d
-       SET confirmed_by = NULL, confirmed_at = NULL, reopened_by = %(actor)s, reopened_at = now()
-      FROM doc, added
-     WHERE d.id = doc.id AND doc.confirmed_at IS NOT NULL
-    RETURNING d.id
-), audit AS (
-    INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, a.action, doc.file_id, doc.job_id, %(details)s
-      FROM doc, added,
-           (VALUES ('document.correct'), ('document.reopen')) AS a(action)
-     WHERE a.action = 'document.correct' OR EXISTS (SELECT 1 FROM reopened)
+from arm_core.review.statements import (
+    ACKS,
+    CONFIRM,
+    CONFIRMED,
+    CORRECT,
+    CORRECTED,
+    DOCUMENT,
+    LAYERS,
+    UNDO,
 )
-SELECT id, at FROM added
-"""
-
-CONFIRM = """
-WITH doc AS (
-    UPDATE document d
-       SET confirmed_by = %(actor)s, confirmed_at = now(), reopened_by = NULL, reopened_at = NULL
-      FROM stored_file f
-     WHERE d.id = %(document_id)s AND f.id = d.file_id
-       AND f.current_recognition_job_id = d.job_id AND d.confirmed_at IS NULL
-    RETURNING d.id, d.file_id, d.job_id
-), acks AS (
-    INSERT INTO acknowledgement (document_id, code, locator, reason, actor)
-    SELECT doc.id, a.code, a.locator, a.reason, %(actor)s
-      FROM doc, jsonb_to_recordset(%(acks)s) AS a(code text, locator jsonb, reason text)
-), audit AS (
-    INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, 'document.confirm', doc.file_id, doc.job_id, %(details)s FROM doc
-)
-SELECT id FROM doc
-"""
-
-LAYERS = """
-SELECT document_id, id, target, position, field, recognised, corrected, reason, actor, at
-  FROM correction WHERE document_id = ANY(%(ids)s) ORDER BY id
-"""
-ACKS = """
-SELECT document_id, code, locator, reason, actor, at
-  FROM acknowledgement WHERE document_id = ANY(%(ids)s) ORDER BY id
-"""
-CONFIRMED = """
-SELECT id, confirmed_by, confirmed_at, reopened_by, reopened_at FROM document
- WHERE id = ANY(%(ids)s) AND (confirmed_at IS NOT NULL OR reopened_at IS NOT NULL)
-"""
 
 
 class ReviewRefused(Refused):
@@ -134,9 +71,12 @@ async def _document(
     return dict(row)
 
 
-async def document_of(pool: Pool, who: Principal, document_id: uuid.UUID) -> dict[str, Any]:
-    """The document as reviewed, if ``who`` may change it and it can still be reviewed."""
-    doc = await _document(pool, who, document_id)
+async def document_of(
+    pool: Pool, who: Principal, document_id: uuid.UUID, *, confirmed_ok: bool = False
+) -> dict[str, Any]:
+    """The document as reviewed, if ``who`` may change it and it can still be reviewed (a
+    confirmed one too with ``confirmed_ok``: a correction would reopen it)."""
+    doc = await _document(pool, who, document_id, confirmed_ok=confirmed_ok)
     return await _view(pool, await _recognised(pool, doc["file_id"], document_id))
 
 
@@ -208,6 +148,23 @@ async def correct(
                 409, "DOCUMENT_SUPERSEDED", "документ от прежней попытки: исправляется текущая"
             )
         [view] = await _reviewed(conn, [recognised_doc])
+    return view
+
+
+async def undo(
+    pool: Pool, who: Principal, document_id: uuid.UUID, correction_id: int
+) -> dict[str, Any]:
+    """Undo one correction of the document (audited; a confirmed document is reopened) and
+    give the document as reviewed without it."""
+    doc = await _document(pool, who, document_id, confirmed_ok=True)
+    recognised = await _recognised(pool, doc["file_id"], document_id)
+    async with pool.connection() as conn, conn.transaction():
+        params = {"document_id": document_id, "correction_id": correction_id, "actor": who.user}
+        if await (await conn.execute(UNDO, params)).fetchone() is None:
+            raise ReviewRefused(
+                404, "CORRECTION_NOT_FOUND", "такого исправления у документа нет или оно отменено"
+            )
+        [view] = await _reviewed(conn, [recognised])
     return view
 
 
@@ -342,14 +299,6 @@ def review_state(view: dict[str, Any]) -> str:
     if any(w["severity"] != "info" for w in view["warnings"]):
         return "needs_check"
     return "recognised"
-
-
-CORRECTED = """
-SELECT count(*) AS n FROM correction c
-  JOIN document d ON d.id = c.document_id
-  JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
- WHERE f.id = %(file_id)s
-"""
 
 
 async def corrections_of_file(pool: Pool, file_id: uuid.UUID) -> int:

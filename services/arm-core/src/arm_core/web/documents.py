@@ -113,10 +113,12 @@ def _osv_view(document: dict[str, Any], page: int) -> dict[str, Any]:
     rows = [
         {
             **row,
+            # The row's number in the document, as «№» shows it and corrections name it.
+            "position": paging["first"] + k,
             "has_children": row["id"] in parents,
             "flags": _row_flags(flags, row["locator"]),
         }
-        for row in shown
+        for k, row in enumerate(shown)
     ]
     totals = document.get("totals")
     return {
@@ -133,7 +135,10 @@ def _statement_view(document: dict[str, Any], page: int) -> dict[str, Any]:
     shown, paging = _page(document["transactions"], page)
     return {
         **document,
-        "transactions": [{**line, "flags": _row_flags(flags, line["locator"])} for line in shown],
+        "transactions": [
+            {**line, "position": paging["first"] + k, "flags": _row_flags(flags, line["locator"])}
+            for k, line in enumerate(shown)
+        ],
         "paging": paging,
         "checks": _statement_checks(document),
     }
