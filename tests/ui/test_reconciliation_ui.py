@@ -66,3 +66,60 @@ async def test_a_statement_that_does_not_chain_is_named_in_the_reconciliation(
             await finding.get_by_role("link", name="Выписка апрель.pdf").click()
             await expect(page.locator("h1")).to_contain_text("Документы файла «Выписка апрель.pdf»")
             assert page.url.endswith(f"/ui/files/{april}/documents#doc-1")
+
+
+async def test_a_file_excluded_from_the_checks_clears_its_false_finding_and_comes_back(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    """The April statement breaks the chain (say it is another company's account, mislabeled):
+    the analyst leaves it out with a reason, the finding goes, the file is listed as left out
+    with who and why, and it can be taken back in."""
+    settings = ui_settings()
+    async with run_core(settings) as core:
+        made = await core.client.post("/api/v1/consolidations", json={"name": "ООО «Альфа»"})
+        consolidation_id = made.json()["id"]
+        march = await mapped_file(
+            settings, MARCH, original_name="Выписка март.pdf", consolidation_id=consolidation_id
+        )
+        april = await mapped_file(
+            settings,
+            APRIL,
+            _same_account,
+            original_name="Выписка апрель.pdf",
+            consolidation_id=consolidation_id,
+        )
+
+        async def mapped() -> bool:
+            row = await fetch_one(
+                settings.database_dsn,
+                "SELECT count(*) AS n FROM stored_file WHERE id = ANY(%s)"
+                " AND status IN ('RECOGNIZED', 'NEEDS_CHECK')",
+                [march, april],
+            )
+            return row is not None and row["n"] == 2
+
+        await wait_until(mapped)
+        async with open_page(browser) as page:
+            await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
+            chain = page.locator('#reconciliation [data-check="STATEMENT_CHAIN"]')
+            await expect(chain).to_have_class("check bad")
+            await page.locator("#reconciliation details.exclude summary").click()
+            form = page.locator("#reconciliation .exclude-form")
+            await form.locator('select[name="file_id"]').select_option(str(april))
+            await form.locator('input[name="reason"]').fill("выписка другой организации")
+            await form.locator("button[type=submit]").click()
+            await expect(chain).not_to_have_class("check bad")
+            left_out = page.locator(f'#reconciliation .excluded li[data-file="{april}"]')
+            await expect(left_out).to_contain_text("Выписка апрель.pdf")
+            await expect(left_out).to_contain_text("dev")
+            await expect(left_out).to_contain_text("выписка другой организации")
+            await screenshot(page, "reconciliation-excluded")
+            await left_out.locator("button").click()
+            await expect(chain).to_have_class("check bad")
+            await expect(page.locator("#reconciliation .excluded")).to_have_count(0)
+        trail = await fetch_one(
+            settings.database_dsn,
+            "SELECT array_agg(action ORDER BY id) AS actions FROM audit_log"
+            " WHERE action LIKE 'reconciliation.%%'",
+        )
+    assert trail["actions"] == ["reconciliation.exclude", "reconciliation.include"]

@@ -149,6 +149,11 @@ RULES: dict[tuple[str, str], dict[str, int]] = {
         404, 404, 403, 404, union=404
     ),
     ("GET", "/ui/documents/{document_id}/rows/{position}"): _rule(404, 404, 403, 404, union=404),
+    ("PUT", "/api/v1/files/{file_id}/reconciliation-exclusion"): _rule(200, 404, 403, 200),
+    ("DELETE", "/api/v1/files/{file_id}/reconciliation-exclusion"): _rule(200, 404, 403, 200),
+    ("POST", "/ui/consolidations/{consolidation_id}/reconciliation/exclusion"): _rule(
+        200, 404, 403, 200
+    ),
     ("GET", "/ui/audit"): _rule(403, 403, 403, 200),
     # Sign-in through OpenID Connect, not configured behind a proxy (see OIDC_RULES).
     ("GET", "/auth/login"): _rule(404, 404, 404, 404),
@@ -251,6 +256,10 @@ async def _request(
         kwargs["data"] = {"name": "Новая"}
     elif (method, path) == ("POST", "/ui/files/retry"):
         kwargs["data"] = {"file_ids": ids["file_id"]}
+    elif path == "/api/v1/files/{file_id}/reconciliation-exclusion" and method == "PUT":
+        kwargs["json"] = {"reason": "выписка другой организации"}
+    elif path.endswith("/reconciliation/exclusion"):
+        kwargs["data"] = {"file_id": ids["file_id"], "reason": "r", "action": "exclude"}
     if path.endswith("/source"):
         kwargs["params"] = {"sheet": "TDSheet", "row": 10}
     if path.endswith("/rows/{position}"):

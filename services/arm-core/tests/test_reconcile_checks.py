@@ -12,11 +12,11 @@ from typing import Any
 from arm_core.reconcile.checks import (
     FileDocuments,
     bank_accounts,
-    reconcile,
     same_files,
     statement_chain,
     trial_balance_chain,
 )
+from arm_core.reconcile.run import reconcile
 
 ACCOUNT = "BY20 AKBB 3012 0000 0000 0000 0000"
 
@@ -231,3 +231,71 @@ def test_consistent_documents_give_no_finding_in_any_check() -> None:
     checks = reconcile(files(ledger, january, february))
     assert [check.findings for check in checks] == [[], [], [], []]
     assert [check.compared for check in checks] == [1, 0, 1, 3]
+
+
+def _holder(doc: dict[str, Any], name: str | None, tax_id: str | None) -> dict[str, Any]:
+    doc["header"].update(holder_name=name, holder_tax_id=tax_id)
+    return doc
+
+
+def test_the_same_statement_twice_is_counted_once_against_account_51() -> None:
+    """The same statement in two files (other bytes: a PDF and its Excel twin) makes no false
+    difference of account 51: it is named, and summed once."""
+    ledger = osv("2024-01-01", "2024-01-31", [BANK_ROW])
+    january = statement("2024-01-01", "2024-01-31", "1000.00", "1200.00", [("300.00", "500.00")])
+    uploads = [
+        FileDocuments("f1", "ОСВ.xlsx", "aa" * 32, [ledger]),
+        FileDocuments("f2", "Выписка.pdf", "bb" * 32, [january]),
+        FileDocuments("f3", "Выписка.xlsx", "cc" * 32, [dict(january)]),
+    ]
+    chain, _, bank, same = reconcile(uploads)
+    assert bank.findings == [] and bank.compared == 1
+    assert chain.findings == []
+    [copy] = same.findings
+    assert copy.code == "SAME_DOCUMENT"
+    assert [p.file_name for p in copy.places] == ["Выписка.pdf", "Выписка.xlsx"]
+    assert "учтена один раз" in copy.message
+
+
+def test_the_same_bytes_twice_are_summed_once() -> None:
+    ledger = osv("2024-01-01", "2024-01-31", [BANK_ROW])
+    january = statement("2024-01-01", "2024-01-31", "1000.00", "1200.00", [("300.00", "500.00")])
+    uploads = [
+        FileDocuments("f1", "ОСВ.xlsx", "aa" * 32, [ledger]),
+        FileDocuments("f2", "Выписка.xlsx", "bb" * 32, [january]),
+        FileDocuments("f3", "Выписка (1).xlsx", "bb" * 32, [january]),
+    ]
+    _, _, bank, same = reconcile(uploads)
+    assert bank.findings == []
+    assert [f.code for f in same.findings] == ["SAME_FILE"]
+
+
+def test_a_trial_balance_meets_only_its_own_organisations_statements() -> None:
+    ledger = osv("2024-01-01", "2024-01-31", [BANK_ROW], tax_id="190000001")
+    january = statement("2024-01-01", "2024-01-31", "1000.00", "1200.00", [("300.00", "500.00")])
+    other = _holder(
+        statement("2024-01-01", "2024-01-31", "5.00", "5.00", account="BY11 OTHR 0000"),
+        "ООО «Лютик»",
+        "190000002",
+    )
+    by_name = _holder(
+        statement("2024-01-01", "2024-01-31", "7.00", "7.00", account="BY22 NAME 0000"),
+        "Общество «Лютик»",
+        None,
+    )
+    ours = _holder(dict(january), "ООО «Ромашка»", "190 000 001")
+    assert bank_accounts(files(ledger, ours, other)).findings == []
+    assert bank_accounts(files(ledger, january, by_name)).findings == []
+
+
+def test_an_excluded_file_takes_part_in_nothing() -> None:
+    ledger = osv("2024-01-01", "2024-01-31", [BANK_ROW])
+    january = statement("2024-01-01", "2024-01-31", "1000.00", "1200.00", [("300.00", "500.00")])
+    wrong = statement("2024-01-01", "2024-01-31", "9.00", "9.00", account=ACCOUNT)
+    uploads = [
+        FileDocuments("f1", "ОСВ.xlsx", "aa" * 32, [ledger]),
+        FileDocuments("f2", "Выписка.xlsx", "bb" * 32, [january]),
+        FileDocuments("f3", "Чужая.xlsx", "cc" * 32, [wrong], excluded=True),
+    ]
+    checks = reconcile(uploads)
+    assert [check.findings for check in checks] == [[], [], [], []]

@@ -50,3 +50,37 @@ async def test_an_empty_consolidation_has_nothing_to_compare(make_core_settings)
         ("BANK_ACCOUNTS", 0, []),
         ("SAME_FILE", 0, []),
     ]
+
+
+async def test_a_file_left_out_of_the_checks_by_the_api_is_audited_and_named(
+    make_core_settings,
+) -> None:
+    settings = make_core_settings(nats_enabled=False)
+    book = minimal_workbook()
+    async with run_core(settings) as core:
+        client = core.client
+        made = await client.post("/api/v1/consolidations", json={"name": "ООО «Ромашка»"})
+        consolidation_id = made.json()["id"]
+        await upload(client, "ОСВ 2024.xlsx", book, consolidation_id=consolidation_id)
+        second = await upload(client, "ОСВ 2024 (1).xlsx", book, consolidation_id=consolidation_id)
+        file_id = second.json()["file_id"]
+        url = f"/api/v1/files/{file_id}/reconciliation-exclusion"
+        blank = await client.put(url, json={"reason": ""})
+        left = await client.put(url, json={"reason": "копия"})
+        api = (await client.get(f"/api/v1/consolidations/{consolidation_id}/reconciliation")).json()
+        back = await client.delete(url)
+        again = (
+            await client.get(f"/api/v1/consolidations/{consolidation_id}/reconciliation")
+        ).json()
+    assert blank.status_code == 422
+    assert left.json() == {"file_id": file_id, "excluded": True}
+    assert [c["findings"] for c in api["checks"]] == [[], [], [], []]
+    [excluded] = api["excluded"]
+    assert (excluded["file_name"], excluded["by"], excluded["reason"]) == (
+        "ОСВ 2024 (1).xlsx",
+        "dev",
+        "копия",
+    )
+    assert back.json()["excluded"] is False
+    assert again["excluded"] == []
+    assert [c["code"] for c in again["checks"] if c["findings"]] == ["SAME_FILE"]

@@ -368,7 +368,8 @@ class ReconciliationPlace(Resource):
 
 class ReconciliationFinding(Resource):
     code: str = Field(
-        description="PERIOD_GAP, PERIOD_OVERLAP, BALANCE_BREAK, BANK_MISMATCH, SAME_FILE"
+        description="PERIOD_GAP, PERIOD_OVERLAP, BALANCE_BREAK, BANK_MISMATCH, SAME_FILE, "
+        "SAME_DOCUMENT"
     )
     message: str
     difference: str | None = Field(description="by how much, where it is an amount")
@@ -382,9 +383,23 @@ class ReconciliationCheck(Resource):
     findings: list[ReconciliationFinding]
 
 
+class ExcludedFile(Resource):
+    file_id: uuid.UUID
+    file_name: str
+    by: str
+    at: dt.datetime
+    reason: str | None
+
+
 class Reconciliation(Resource):
     consolidation_id: uuid.UUID
     checks: list[ReconciliationCheck]
+    excluded: list[ExcludedFile] = Field(description="files an analyst left out of the checks")
+
+
+class ReconciliationExclusion(Resource):
+    file_id: uuid.UUID
+    excluded: bool
 
 
 # The source beside the data.

@@ -121,6 +121,10 @@ stored_file = Table(
     Column("error_code", Text),
     Column("error_message", Text),
     Column("mapping_error", Text),
+    # Left out of the consolidation's «Сверки» by an analyst, and why (reconcile.exclusions).
+    Column("reconciliation_excluded_by", Text),
+    Column("reconciliation_excluded_reason", Text),
+    Column("reconciliation_excluded_at", DateTime(timezone=True)),
     Column(
         "current_recognition_job_id",
         UUID(as_uuid=True),

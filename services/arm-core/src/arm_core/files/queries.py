@@ -193,7 +193,8 @@ async def job_detail(pool: Pool, who: Principal, job_id: uuid.UUID) -> dict[str,
 
 
 CONSOLIDATION_FILES = f"""
-SELECT f.id, f.original_name, f.status, o.sha256
+SELECT f.id, f.original_name, f.status, o.sha256, f.reconciliation_excluded_by,
+       f.reconciliation_excluded_reason, f.reconciliation_excluded_at
   FROM stored_file f
   JOIN s3_object o ON o.id = f.s3_object_id
  WHERE f.consolidation_id = %(consolidation_id)s AND {VISIBLE_FILE}

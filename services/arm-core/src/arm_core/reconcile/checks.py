@@ -7,7 +7,11 @@
 * the bank accounts' line of a trial balance (51 «Расчетные счета») agrees with the statements
   in national currency of the same period: its debit turnover is their incoming money, its
   credit turnover their outgoing, its balances theirs;
-* the same bytes uploaded twice.
+* the same bytes uploaded twice (and the same statement in two files, ``duplicates``): each
+  counted once in the checks above.
+
+A trial balance is compared only with statements of its own organisation (by tax id, else by
+name), and a file the analyst excluded takes part in nothing (``reconcile``).
 
 Every finding names the documents (and rows) that disagree and by how much. Pure: the
 documents come in as the API gives them, nothing is read or written here.
@@ -66,6 +70,7 @@ class FileDocuments:
     name: str
     sha256: str | None
     documents: list[dict[str, Any]]
+    excluded: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,14 @@ def _account(value: str | None) -> str:
     return "".join((value or "").split()).upper()
 
 
+def statement_what(doc: dict[str, Any]) -> str:
+    """A statement in the analyst's words: «выписка BY… за 01.01.2024–31.01.2024»."""
+    header = doc.get("header") or {}
+    period = _period_of(header.get("period"))
+    during = f" за {_span(*period)}" if period else ""
+    return f"выписка {header.get('account') or 'без счёта'}{during}"
+
+
 def _statements(files: list[FileDocuments]) -> list[_Doc]:
     out = []
     for file in files:
@@ -116,7 +129,7 @@ def _statements(files: list[FileDocuments]) -> list[_Doc]:
             period = _period_of(header.get("period"))
             if doc["kind"] != "statement" or period is None:
                 continue
-            what = f"выписка {header.get('account') or 'без счёта'} за {_span(*period)}"
+            what = statement_what(doc)
             out.append(_Doc(Place(file.file_id, file.name, index, what), *period, doc))
     return out
 
@@ -265,7 +278,11 @@ def bank_accounts(files: list[FileDocuments]) -> Check:
         row = next((r for r in osv.doc["rows"] if _account(r.get("account")) == BANK_ACCOUNT), None)
         if row is None:
             continue
-        inside = [s for s in statements if osv.start <= s.start and s.end <= osv.end]
+        inside = [
+            s
+            for s in statements
+            if osv.start <= s.start and s.end <= osv.end and same_holder(osv.doc, s.doc)
+        ]
         by_account: dict[str, list[_Doc]] = defaultdict(list)
         for statement in inside:
             by_account[_account(statement.doc["header"]["account"])].append(statement)
@@ -333,17 +350,32 @@ def same_files(files: list[FileDocuments]) -> Check:
             Finding(
                 check.code,
                 "SAME_FILE",
-                f"Один и тот же файл загружен {len(copies)} раза: {names}",
+                f"Один и тот же файл загружен {len(copies)} раза: {names}; в сверках учтён "
+                "один раз",
                 tuple(Place(f.file_id, f.name, 0, "файл целиком") for f in copies),
             )
         )
     return check
 
 
-def reconcile(files: list[FileDocuments]) -> list[Check]:
-    return [
-        statement_chain(files),
-        trial_balance_chain(files),
-        bank_accounts(files),
-        same_files(files),
-    ]
+_LEGAL_FORMS = frozenset(
+    {"ооо", "оао", "зао", "ао", "пао", "одо", "чуп", "чтуп", "уп", "ип", "тоо", "llc", "ltd"}
+)
+
+
+def _name(value: str | None) -> str:
+    words = "".join(c if c.isalnum() else " " for c in (value or "").lower()).split()
+    return " ".join(w for w in words if w not in _LEGAL_FORMS)
+
+
+def same_holder(osv: dict[str, Any], statement: dict[str, Any]) -> bool:
+    """Whether a statement may be compared with a trial balance: its holder is the trial
+    balance's organisation, by tax id where both name one, else by name; where either names
+    nobody there is nothing to tell them apart by."""
+    organisation = osv.get("organisation") or {}
+    header = statement.get("header") or {}
+    ours, theirs = organisation.get("tax_id"), header.get("holder_tax_id")
+    if ours and theirs:
+        return "".join(filter(str.isdigit, ours)) == "".join(filter(str.isdigit, theirs))
+    ours, theirs = _name(organisation.get("name")), _name(header.get("holder_name"))
+    return not (ours and theirs) or ours == theirs

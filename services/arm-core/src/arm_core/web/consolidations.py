@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from arm_core.api.deps import principal_of, runtime_of, team_for
+from arm_core.api.deps import changer_within, principal_of, runtime_of, team_for
 from arm_core.api.errors import ApiError, storable
 from arm_core.files import consolidations
-from arm_core.files.queries import MAX_OFFSET
+from arm_core.files.access import change_refusals
+from arm_core.files.queries import MAX_OFFSET, consolidation_files
+from arm_core.reconcile.exclusions import set_excluded
 from arm_core.reconcile.service import consolidation_checks
 from arm_core.reconcile.views import check_views
 from arm_core.web.files import files_page
@@ -91,8 +94,52 @@ async def reconciliation_partial(request: Request, consolidation_id: uuid.UUID) 
     found = await consolidations.get_consolidation(runtime.pool, who, consolidation_id)
     if found is None:
         return await not_found(request, "Консолидация")
-    checks = check_views(await consolidation_checks(runtime.pool, who, consolidation_id))
-    return render(request, "_reconciliation.html", {"consolidation": found, "checks": checks})
+    return await _panel(request, found)
+
+
+async def _panel(
+    request: Request, found: dict[str, Any], flash: str | None = None, status: int = 200
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    who = principal_of(request)
+    checks, excluded = await consolidation_checks(runtime.pool, who, found["id"])
+    files = await consolidation_files(runtime.pool, who, found["id"])
+    context = {
+        "consolidation": found,
+        "checks": check_views(checks),
+        "excluded": excluded,
+        "files": [f for f in files if f["reconciliation_excluded_at"] is None],
+        "may_exclude": who.may_work_in(found["team"]),
+        "flash": flash,
+    }
+    return render(request, "_reconciliation.html", context, status_code=status)
+
+
+@router.post("/ui/consolidations/{consolidation_id}/reconciliation/exclusion")
+async def exclusion_from_page(request: Request, consolidation_id: uuid.UUID) -> HTMLResponse:
+    """Leave a file out of the «Сверки» with a reason, or take it back in; the panel again."""
+    runtime = runtime_of(request)
+    who = changer_within(request, "review", runtime.settings.retries_per_minute)
+    found = await consolidations.get_consolidation(runtime.pool, who, consolidation_id)
+    if found is None:
+        return await not_found(request, "Консолидация")
+    form = await page_form(request)
+    reason = str(form.get("reason", "")).strip()[:1000]
+    excluded = form.get("action") != "include"
+    try:
+        file_id = uuid.UUID(str(form.get("file_id", "")))
+    except ValueError:
+        return await _panel(request, found, "Выберите файл.", 422)
+    if excluded and (not reason or not storable(reason)):
+        return await _panel(request, found, "Укажите, почему файл не сверяется.", 422)
+    refusal = (await change_refusals(runtime.pool, who, [file_id])).get(file_id)
+    files = {f["id"] for f in await consolidation_files(runtime.pool, who, consolidation_id)}
+    if refusal is not None or file_id not in files:
+        return await _panel(request, found, "Этот файл здесь изменять нельзя.", 403)
+    await set_excluded(
+        runtime.pool, file_id, who.user, excluded=excluded, reason=reason if excluded else None
+    )
+    return await _panel(request, found)
 
 
 @router.get("/ui/consolidations/{consolidation_id}")
