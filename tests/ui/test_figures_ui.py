@@ -13,7 +13,14 @@ import pytest
 from playwright.async_api import Browser, expect
 from python_calamine import CalamineWorkbook
 
-from arm_core.testing import fetch_one, insert_file_with_job, mapped_file, run_core, wait_until
+from arm_core.testing import (
+    fetch_one,
+    insert_file_with_job,
+    mapped_file,
+    run_core,
+    wait_for_files,
+    wait_until,
+)
 from tabular_parser import testing as books
 
 pytestmark = pytest.mark.timeout(90)
@@ -34,13 +41,7 @@ async def test_a_trial_balance_in_thousands_says_so_beside_its_amounts(
             settings, OSV, _in_thousands_of_roubles, original_name="ОСВ 1 кв.xlsx"
         )
 
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
-            )
-            return row is not None and row["status"] == "RECOGNIZED"
-
-        await wait_until(mapped)
+        await wait_for_files(settings.database_dsn, [file_id], "RECOGNIZED")
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/files/{file_id}/documents")
             await expect(page.locator("#doc-1 .facts .denomination")).to_have_text("тыс. руб.")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, expect
 
-from arm_core.testing import fetch_one, mapped_file, run_core, wait_until
+from arm_core.testing import fetch_one, mapped_file, run_core, wait_for_files
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -22,34 +22,31 @@ def _same_account(data: dict[str, Any]) -> None:
     data["documents"][0]["header"]["account"] = "BY66PJCB30120612341010000933"
 
 
+async def _march_and_april(core: Any, settings: Any) -> tuple[str, Any]:
+    """A consolidation with March's statement and April's of the same account, mapped: its
+    id and April's file."""
+    made = await core.client.post("/api/v1/consolidations", json={"name": "ООО «Альфа»"})
+    consolidation_id = made.json()["id"]
+    march = await mapped_file(
+        settings, MARCH, original_name="Выписка март.pdf", consolidation_id=consolidation_id
+    )
+    april = await mapped_file(
+        settings,
+        APRIL,
+        _same_account,
+        original_name="Выписка апрель.pdf",
+        consolidation_id=consolidation_id,
+    )
+    await wait_for_files(settings.database_dsn, [march, april], "RECOGNIZED", "NEEDS_CHECK")
+    return consolidation_id, april
+
+
 async def test_a_statement_that_does_not_chain_is_named_in_the_reconciliation(
     ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
 ) -> None:
     settings = ui_settings()
     async with run_core(settings) as core:
-        made = await core.client.post("/api/v1/consolidations", json={"name": "ООО «Альфа»"})
-        consolidation_id = made.json()["id"]
-        march = await mapped_file(
-            settings, MARCH, original_name="Выписка март.pdf", consolidation_id=consolidation_id
-        )
-        april = await mapped_file(
-            settings,
-            APRIL,
-            _same_account,
-            original_name="Выписка апрель.pdf",
-            consolidation_id=consolidation_id,
-        )
-
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn,
-                "SELECT count(*) AS n FROM stored_file WHERE id = ANY(%s)"
-                " AND status IN ('RECOGNIZED', 'NEEDS_CHECK')",
-                [march, april],
-            )
-            return row is not None and row["n"] == 2
-
-        await wait_until(mapped)
+        consolidation_id, april = await _march_and_april(core, settings)
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
             chain = page.locator('#reconciliation [data-check="STATEMENT_CHAIN"]')
@@ -76,29 +73,7 @@ async def test_a_file_excluded_from_the_checks_clears_its_false_finding_and_come
     with who and why, and it can be taken back in."""
     settings = ui_settings()
     async with run_core(settings) as core:
-        made = await core.client.post("/api/v1/consolidations", json={"name": "ООО «Альфа»"})
-        consolidation_id = made.json()["id"]
-        march = await mapped_file(
-            settings, MARCH, original_name="Выписка март.pdf", consolidation_id=consolidation_id
-        )
-        april = await mapped_file(
-            settings,
-            APRIL,
-            _same_account,
-            original_name="Выписка апрель.pdf",
-            consolidation_id=consolidation_id,
-        )
-
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn,
-                "SELECT count(*) AS n FROM stored_file WHERE id = ANY(%s)"
-                " AND status IN ('RECOGNIZED', 'NEEDS_CHECK')",
-                [march, april],
-            )
-            return row is not None and row["n"] == 2
-
-        await wait_until(mapped)
+        consolidation_id, april = await _march_and_april(core, settings)
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
             chain = page.locator('#reconciliation [data-check="STATEMENT_CHAIN"]')

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, expect
 
-from arm_core.testing import fetch_one, mapped_file, run_core, wait_until
+from arm_core.testing import fetch_one, mapped_file, run_core, wait_for_files
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -34,13 +34,7 @@ async def test_an_analyst_corrects_and_confirms_a_statement(
     async with run_core(settings) as core:
         file_id = await mapped_file(settings, STATEMENT, original_name="Выписка апрель.pdf")
 
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
-            )
-            return row is not None and row["status"] == "NEEDS_CHECK"
-
-        await wait_until(mapped)
+        await wait_for_files(settings.database_dsn, [file_id], "NEEDS_CHECK")
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/files/{file_id}/documents")
             checks = page.locator("#doc-1 .checks")
@@ -92,13 +86,7 @@ async def test_a_confirmed_document_reads_confirmed_everywhere_until_a_correctio
             consolidation_id=consolidation_id,
         )
 
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
-            )
-            return row is not None and row["status"] == "NEEDS_CHECK"
-
-        await wait_until(mapped)
+        await wait_for_files(settings.database_dsn, [file_id], "NEEDS_CHECK")
         async with open_page(browser) as page:
             documents = f"{core.url}/ui/files/{file_id}/documents"
             await page.goto(documents)
@@ -159,13 +147,7 @@ async def test_a_correction_made_from_its_row_lands_on_that_row_and_can_be_undon
     async with run_core(settings) as core:
         file_id = await mapped_file(settings, STATEMENT, original_name="Выписка апрель.pdf")
 
-        async def mapped() -> bool:
-            row = await fetch_one(
-                settings.database_dsn, "SELECT status FROM stored_file WHERE id = %s", file_id
-            )
-            return row is not None and row["status"] == "NEEDS_CHECK"
-
-        await wait_until(mapped)
+        await wait_for_files(settings.database_dsn, [file_id], "NEEDS_CHECK")
         async with open_page(browser) as page:
             await page.goto(f"{core.url}/ui/files/{file_id}/documents")
             third = page.locator("#doc-1 .statement-table tbody tr").nth(2)

@@ -199,6 +199,21 @@ def stored_objects(settings: CoreSettings) -> list[Path]:
     return [path for path in root.rglob("*") if path.is_file()]
 
 
+async def wait_for_files(dsn: str, file_ids: list[uuid.UUID], *statuses: str) -> None:
+    """Until every one of ``file_ids`` is in one of ``statuses`` (mapped, say)."""
+
+    async def reached() -> bool:
+        row = await fetch_one(
+            dsn,
+            "SELECT count(*) AS n FROM stored_file WHERE id = ANY(%s) AND status = ANY(%s)",
+            file_ids,
+            list(statuses),
+        )
+        return row is not None and row["n"] == len(file_ids)
+
+    await wait_until(reached)
+
+
 async def wait_until(
     predicate: Callable[[], Awaitable[Any]], timeout: float = 10.0, interval: float = 0.05
 ) -> Any:

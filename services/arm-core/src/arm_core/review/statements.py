@@ -18,31 +18,41 @@ SELECT d.id, d.file_id, d.job_id, d.kind, d.confirmed_at,
 
 # Guarded: only a current attempt's document takes corrections. One that was confirmed is
 # reopened by it, in the same statement, with its own audit row.
-CORRECT = """
-WITH doc AS (
+# The current attempt's document a change is made to (``doc``), and a change to it (``change``)
+# taking back its confirmation (``reopened``), audited as ``action`` and, when it reopened the
+# document, as document.reopen: what a correction and its undoing share.
+_DOCUMENT_NOW = """doc AS (
     SELECT d.id, d.file_id, d.job_id, d.confirmed_at FROM document d
       JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
      WHERE d.id = %(document_id)s
-), added AS (
+)"""
+
+
+def _reopening(change: str, action: str, details: str) -> str:
+    return f"""reopened AS (
+    UPDATE document d
+       SET confirmed_by = NULL, confirmed_at = NULL, reopened_by = %(actor)s, reopened_at = now()
+      FROM doc, {change}
+     WHERE d.id = doc.id AND doc.confirmed_at IS NOT NULL
+    RETURNING d.id
+), audit AS (
+    INSERT INTO audit_log (actor, action, file_id, job_id, details)
+    SELECT %(actor)s, a.action, doc.file_id, doc.job_id, {details}
+      FROM doc, {change},
+           (VALUES ('{action}'), ('document.reopen')) AS a(action)
+     WHERE a.action = '{action}' OR EXISTS (SELECT 1 FROM reopened)
+)"""
+
+
+CORRECT = f"""
+WITH {_DOCUMENT_NOW}, added AS (
     INSERT INTO correction (document_id, target, position, field, recognised, corrected,
                             reason, actor)
     SELECT id, %(target)s, %(position)s, %(field)s, %(recognised)s, %(corrected)s,
            %(reason)s, %(actor)s
       FROM doc
     RETURNING id, at
-), reopened AS (
-    UPDATE document d
-       SET confirmed_by = NULL, confirmed_at = NULL, reopened_by = %(actor)s, reopened_at = now()
-      FROM doc, added
-     WHERE d.id = doc.id AND doc.confirmed_at IS NOT NULL
-    RETURNING d.id
-), audit AS (
-    INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, a.action, doc.file_id, doc.job_id, %(details)s
-      FROM doc, added,
-           (VALUES ('document.correct'), ('document.reopen')) AS a(action)
-     WHERE a.action = 'document.correct' OR EXISTS (SELECT 1 FROM reopened)
-)
+), {_reopening("added", "document.correct", "%(details)s")}
 SELECT id, at FROM added
 """
 
@@ -72,33 +82,18 @@ SELECT document_id, id, target, position, field, recognised, corrected, reason, 
 
 # Guarded like a correction: a current attempt's document, a correction of it not undone yet.
 # Undoing a correction of a confirmed document reopens it, as a correction does.
-UNDO = """
-WITH doc AS (
-    SELECT d.id, d.file_id, d.job_id, d.confirmed_at FROM document d
-      JOIN stored_file f ON f.id = d.file_id AND f.current_recognition_job_id = d.job_id
-     WHERE d.id = %(document_id)s
-), undone AS (
+_UNDONE = """jsonb_build_object(
+               'document_id', doc.id, 'correction_id', undone.id, 'target', undone.target,
+               'position', undone.position, 'field', undone.field,
+               'recognised', undone.recognised, 'corrected', undone.corrected)"""
+
+UNDO = f"""
+WITH {_DOCUMENT_NOW}, undone AS (
     UPDATE correction c SET undone_by = %(actor)s, undone_at = now()
       FROM doc
      WHERE c.id = %(correction_id)s AND c.document_id = doc.id AND c.undone_at IS NULL
     RETURNING c.id, c.target, c.position, c.field, c.recognised, c.corrected
-), reopened AS (
-    UPDATE document d
-       SET confirmed_by = NULL, confirmed_at = NULL, reopened_by = %(actor)s, reopened_at = now()
-      FROM doc, undone
-     WHERE d.id = doc.id AND doc.confirmed_at IS NOT NULL
-    RETURNING d.id
-), audit AS (
-    INSERT INTO audit_log (actor, action, file_id, job_id, details)
-    SELECT %(actor)s, a.action, doc.file_id, doc.job_id,
-           jsonb_build_object('document_id', doc.id, 'correction_id', undone.id,
-                              'target', undone.target, 'position', undone.position,
-                              'field', undone.field, 'recognised', undone.recognised,
-                              'corrected', undone.corrected)
-      FROM doc, undone,
-           (VALUES ('document.uncorrect'), ('document.reopen')) AS a(action)
-     WHERE a.action = 'document.uncorrect' OR EXISTS (SELECT 1 FROM reopened)
-)
+), {_reopening("undone", "document.uncorrect", _UNDONE)}
 SELECT id FROM undone
 """
 ACKS = """
