@@ -7,7 +7,7 @@ import pytest
 
 from arm_core.denomination import denomination
 from arm_core.review.fields import InvalidValue, Kind, normalised
-from arm_core.web.explain import amounts_in
+from arm_core.web.explain import amounts_in, number_text
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,18 @@ def test_a_date_is_entered_as_the_analyst_writes_it() -> None:
     assert normalised(Kind.DATE, "2025-04-02") == "2025-04-02"
     with pytest.raises(InvalidValue, match=r"ДД\.ММ\.ГГГГ"):
         normalised(Kind.DATE, "31.02.2025")
+
+
+@pytest.mark.parametrize(
+    ("cell", "shown"),
+    [
+        ("23965591.5", "23\u00a0965\u00a0591,50"),
+        ("-1234.56", "−1\u00a0234,56"),
+        ("1250.125", "1\u00a0250,125"),
+        ("60.1", "60.1"),
+        ("2024", "2024"),
+        ("Итого", "Итого"),
+    ],
+)
+def test_a_sheets_amounts_read_as_the_tables_write_them(cell: str, shown: str) -> None:
+    assert number_text(cell) == shown

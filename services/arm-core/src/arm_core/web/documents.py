@@ -16,6 +16,7 @@ from arm_core.review.service import reviewed_documents
 from arm_core.source.kept import SourceMissing
 from arm_core.source.pages import kept_pages
 from arm_core.source.sheets import sheet_window
+from arm_core.web import explain
 from arm_core.web.files import file_context
 from arm_core.web.render import not_found, render
 
@@ -250,6 +251,8 @@ def laid_out(window: dict[str, Any]) -> list[dict[str, Any]]:
             if (number, column) in covered:
                 continue
             text = line["cells"][column] if column < len(line["cells"]) else ""
+            # Numbers as the tables write them, so the source reads like the document.
+            text = explain.number_text(text) if isinstance(text, str) else text
             rowspan, colspan = spans.get((number, column), (1, 1))
             cells.append({"text": text, "rowspan": rowspan, "colspan": colspan})
         lines.append({"number": number, "cells": cells})

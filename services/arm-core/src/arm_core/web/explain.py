@@ -293,6 +293,23 @@ def amounts_in(text: str | None) -> str:
     return _AMOUNT_IN_TEXT.sub(lambda m: money(m.group()), text or "")
 
 
+# A fractional number of four or more whole digits: an amount, not an account code (60.1).
+_DECIMAL = re.compile(r"-?\d{4,}\.(\d+)")
+
+
+def number_text(text: str) -> str:
+    """A sheet's cell as the tables write numbers: an amount's fraction of up to two digits as
+    money («23965591.5» → «23 965 591,50»), a longer one with all its digits; codes (60.1),
+    whole numbers (years, row numbers) and words as they are."""
+    match = _DECIMAL.fullmatch(text)
+    if match is None:
+        return text
+    if len(match.group(1)) <= 2:
+        return money(text)
+    whole, _, fraction = text.partition(".")
+    return money(whole).removesuffix(",00") + "," + fraction
+
+
 def money(value: Any) -> str:
     """``-1234567.8`` as «−1 234 567,80»; nothing for an empty amount (accountants leave zero
     cells empty too)."""
