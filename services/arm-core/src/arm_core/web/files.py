@@ -72,11 +72,17 @@ async def files_page(
     consolidation_id = consolidation["id"] if consolidation else None
     statuses = _statuses(status)
     listing = await _listing(request, consolidation_id, statuses, offset)
+    who = principal_of(request)
     return render(
         request,
         "files.html",
         {
             "consolidation": consolidation,
+            # Uploads land in this consolidation: its team's work (a supervisor's role shows
+            # other teams' consolidations without letting anyone add to them).
+            "may_upload": who.may_work_in(consolidation["team"])
+            if consolidation
+            else who.may_change,
             "listing": listing,
             "statuses": statuses,
             "counts": await queries.counts_by_status(
