@@ -261,12 +261,13 @@ async def test_double_click_on_retry_makes_one_attempt(
     file_id, job_id = await insert_file_with_job(
         dsn, status="error", original_name="ОСВ 60.xls", file_type="XLS"
     )
+    # The service could not fetch the file from storage: a new attempt may well succeed.
     await _execute(
-        dsn, "UPDATE recognition_job SET error_code = 'UNREADABLE' WHERE id = %s", job_id
+        dsn, "UPDATE recognition_job SET error_code = 'FILE_READ_ERROR' WHERE id = %s", job_id
     )
     await _execute(
         dsn,
-        "UPDATE stored_file SET status = 'ERROR', error_code = 'UNREADABLE' WHERE id = %s",
+        "UPDATE stored_file SET status = 'ERROR', error_code = 'FILE_READ_ERROR' WHERE id = %s",
         file_id,
     )
     other, _ = await insert_file_with_job(dsn, status="timeout")
@@ -274,7 +275,7 @@ async def test_double_click_on_retry_makes_one_attempt(
         posts: list[str] = []
         page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
         await page.goto(f"{core.url}/ui/files/{file_id}")
-        await expect(page.locator("#file-main")).to_contain_text("Файл не читается")
+        await expect(page.locator("#file-main")).to_contain_text("Файл не получен сервисом")
         await page.dblclick("#retry")
         await expect(page.locator('#attempts li[data-attempt="2"]')).to_be_visible()
         await expect(page.locator("#flash")).to_have_text("Создана попытка 2.")

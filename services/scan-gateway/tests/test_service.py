@@ -119,7 +119,7 @@ async def test_scanned_jpg_goes_through_ocr_with_word_confidences_in_the_raw_out
 HOSTILE = [
     ("zero-bytes", lambda: b"", "PDF", "INVALID_FORMAT"),
     ("not-a-scan", lambda: b"PK\x03\x04 a zip, not a scan", "PNG", "INVALID_FORMAT"),
-    ("encrypted", testing.encrypted_pdf, "PDF", "UNREADABLE"),
+    ("encrypted", testing.encrypted_pdf, "PDF", "PASSWORD_PROTECTED"),
     ("corrupt", testing.corrupt_pdf, "PDF", "UNREADABLE"),
     ("truncated", lambda: TEXT_PDF.data[:600], "PDF", "UNREADABLE"),
     ("500-pages", lambda: testing.many_pages_pdf(500), "PDF", "UNREADABLE"),

@@ -247,14 +247,14 @@ HOSTILE: list[tuple[str, Any, FileType, ErrorCode, str]] = [
         "encrypted-xlsx",
         lambda: books.encrypted_xlsx(books.xlsx(OSV), "пароль"),
         FileType.XLSX,
-        ErrorCode.UNREADABLE,
+        ErrorCode.PASSWORD_PROTECTED,
         "защищена паролем",
     ),
     (
         "encrypted-xls",
         lambda: books.encrypted_xls(books.xls(OSV)),
         FileType.XLS,
-        ErrorCode.UNREADABLE,
+        ErrorCode.PASSWORD_PROTECTED,
         "защищена паролем",
     ),
     (

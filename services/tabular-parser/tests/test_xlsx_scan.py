@@ -141,7 +141,7 @@ def _scanner_threads() -> list[threading.Thread]:
         ),
         (
             lambda: books.encrypted_xlsx(books.xlsx([SHEET]), "пароль"),
-            ErrorCode.UNREADABLE,
+            ErrorCode.PASSWORD_PROTECTED,
             "защищена паролем",
         ),
         (lambda: books.lying_sizes_xlsx(books.xlsx([SHEET])), ErrorCode.UNREADABLE, "повреждена"),

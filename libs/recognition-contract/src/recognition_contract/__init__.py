@@ -103,6 +103,7 @@ from recognition_contract.enums import (
     Pipeline,
     Severity,
     Status,
+    error_code_in,
     pipeline_for,
 )
 from recognition_contract.errors import ContractError, MalformedVersion, Reason, UnknownMajor
@@ -203,6 +204,7 @@ __all__ = [
     "encode_json",
     "envelope_from_payload",
     "envelope_payload",
+    "error_code_in",
     "examples",
     "from_wire",
     "legacy_warning",

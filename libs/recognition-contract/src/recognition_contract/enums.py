@@ -19,6 +19,16 @@ class ErrorCode(StrEnum):
     INVALID_DOCUMENT = "INVALID_DOCUMENT"
     RECOGNITION_FAILED = "RECOGNITION_FAILED"
     UNKNOWN_ERROR = "UNKNOWN_ERROR"
+    # From 2.2; MAJOR 1 has no such code (``error_code_in``).
+    PASSWORD_PROTECTED = "PASSWORD_PROTECTED"  # noqa: S105 (a code, not a password)
+
+
+def error_code_in(code: ErrorCode, major: int) -> ErrorCode:
+    """``code`` as a message of ``major`` can say it: MAJOR 1 knows no PASSWORD_PROTECTED and
+    says UNREADABLE (the file cannot be read) instead."""
+    if major < 2 and code is ErrorCode.PASSWORD_PROTECTED:
+        return ErrorCode.UNREADABLE
+    return code
 
 
 class FileType(StrEnum):

@@ -274,7 +274,9 @@ def _open_pdf(source: bytes, limits: ScanLimits) -> Any:
     except pdfium.PdfiumError as exc:
         text = str(exc).lower()
         if "password" in text:
-            raise RecognitionError(ErrorCode.UNREADABLE, "the PDF is password-protected") from None
+            raise RecognitionError(
+                ErrorCode.PASSWORD_PROTECTED, "the PDF is password-protected"
+            ) from None
         raise RecognitionError(ErrorCode.UNREADABLE, f"the PDF is damaged: {exc}") from None
     count = len(document)
     if count == 0:

@@ -48,7 +48,7 @@ def sniff(source: bytes) -> Container:
     if source.startswith(OLE2_MAGIC):
         if any(name in source for name in _ENCRYPTED_STREAMS):
             # Password-protected XLSX / XLSB: an encrypted package inside an OLE2 file.
-            raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE)
+            raise RecognitionError(ErrorCode.PASSWORD_PROTECTED, PROTECTED_MESSAGE)
         for stream, what in _OTHER_OLE2:
             if stream in source and not any(name in source for name in _XLS_STREAMS):
                 raise RecognitionError(

@@ -60,7 +60,7 @@ def _open(source: bytes, container: Container) -> CalamineWorkbook:
     try:
         return CalamineWorkbook.from_filelike(io.BytesIO(source))
     except PasswordError:
-        raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+        raise RecognitionError(ErrorCode.PASSWORD_PROTECTED, PROTECTED_MESSAGE) from None
     except Exception:
         # From a stream calamine tries every format and says only "Cannot detect file
         # format"; opened by name it uses the reader of the extension and tells the real
@@ -76,7 +76,7 @@ def _open_as_file(source: bytes, container: Container) -> CalamineWorkbook:
         try:
             return CalamineWorkbook.from_path(path)
         except PasswordError:
-            raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+            raise RecognitionError(ErrorCode.PASSWORD_PROTECTED, PROTECTED_MESSAGE) from None
         except Exception as exc:
             # calamine reports damage as CalamineError, ZipError, XmlError or ValueError.
             raise RecognitionError(
@@ -265,7 +265,7 @@ def _read_sheet(
         rows = _rows(sheet, min(height, limits.max_rows), limits.max_columns)
         read.merges[name] = _merges(sheet)
     except PasswordError:
-        raise RecognitionError(ErrorCode.UNREADABLE, PROTECTED_MESSAGE) from None
+        raise RecognitionError(ErrorCode.PASSWORD_PROTECTED, PROTECTED_MESSAGE) from None
     except (RecognitionError, MemoryError):
         raise
     except Exception as exc:

@@ -79,7 +79,13 @@ _MAPPED_FILE = """status = CASE job.status WHEN 'done' THEN 'RECOGNIZED' ELSE 'N
 # same, so none is offered (the analyst uploads a corrected file instead). Timeouts, a service
 # that did not answer, storage and engine failures and results that could not be mapped are
 # worth a new attempt.
-FILE_ERRORS = ("UNSUPPORTED_FORMAT", "INVALID_FORMAT", "INVALID_DOCUMENT", "UNREADABLE")
+FILE_ERRORS = (
+    "UNSUPPORTED_FORMAT",
+    "INVALID_FORMAT",
+    "INVALID_DOCUMENT",
+    "UNREADABLE",
+    "PASSWORD_PROTECTED",
+)
 
 # The retry rule as SQL over the file f and its current job j; ``retryable`` below is the same
 # rule for a row already read.
