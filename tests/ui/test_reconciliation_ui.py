@@ -15,6 +15,7 @@ pytestmark = pytest.mark.timeout(90)
 
 MARCH = "result-1.0-done-statement.json"  # BY66…0933, closing 64 087,85 on 31.03.2025
 APRIL = "result-2.0-needs_check-statement.json"  # April 2025, opening 15 300,00
+STATEMENT_Q1 = APRIL  # rewritten into the quarter a trial balance covers
 
 
 def _same_account(data: dict[str, Any]) -> None:
@@ -98,3 +99,84 @@ async def test_a_file_excluded_from_the_checks_clears_its_false_finding_and_come
             " WHERE action LIKE 'reconciliation.%%'",
         )
     assert trail["actions"] == ["reconciliation.exclude", "reconciliation.include"]
+
+
+OSV = "result-2.0-done-osv-general.json"  # ООО «Промтехснаб», Q1 2025, 51: 48 250,75 → 73 250,75
+
+
+def _promtekhsnab_q1(data: dict[str, Any]) -> None:
+    """The statement of account 51 of the trial balance's company for its quarter: incoming
+    60 000,00, outgoing 35 000,00, as the trial balance's 51 says."""
+    doc = data["documents"][0]
+    doc["header"].update(
+        holder_name="ООО «Промтехснаб»",
+        holder_tax_id="192745313",
+        account="BY66PJCB30120612341010000933",
+        period={"from": "2025-01-01", "to": "2025-03-31", "text": "01.01.2025 - 31.03.2025"},
+        opening_balance="48250.75",
+        closing_balance="73250.75",
+        total_debit="35000.00",
+        total_credit="60000.00",
+    )
+    first, second = doc["transactions"][:2]
+    first.update(date="2025-02-03", debit=None, credit="60000.00")
+    second.update(date="2025-03-03", debit="35000.00", credit=None)
+    doc["transactions"] = [first, second]
+    doc["warnings"] = []
+    data["status"] = "done"
+
+
+def _another_company(data: dict[str, Any]) -> None:
+    _promtekhsnab_q1(data)
+    data["documents"][0]["header"].update(
+        holder_name="ООО «Лютик»",
+        holder_tax_id="190657200",
+        account="BY95ALFA30122231870010270000",
+        opening_balance="1000.00",
+        closing_balance="26000.00",
+    )
+
+
+async def test_the_reconciliation_compares_like_with_like(
+    ui_settings: Any, browser: Browser, open_page: Any, screenshot: Any
+) -> None:
+    """The quarter's statement uploaded twice (a PDF and its Excel twin) is summed once against
+    account 51, and another company's statement in the consolidation is not summed at all."""
+    settings = ui_settings()
+    async with run_core(settings) as core:
+        made = await core.client.post("/api/v1/consolidations", json={"name": "Промтехснаб"})
+        consolidation_id = made.json()["id"]
+        files = [
+            await mapped_file(
+                settings, OSV, original_name="ОСВ 1 кв.xlsx", consolidation_id=consolidation_id
+            ),
+            await mapped_file(
+                settings,
+                STATEMENT_Q1,
+                _promtekhsnab_q1,
+                original_name="Выписка 1 кв.pdf",
+                consolidation_id=consolidation_id,
+            ),
+            await mapped_file(
+                settings,
+                STATEMENT_Q1,
+                _promtekhsnab_q1,
+                original_name="Выписка 1 кв.xlsx",
+                consolidation_id=consolidation_id,
+            ),
+            await mapped_file(
+                settings,
+                STATEMENT_Q1,
+                _another_company,
+                original_name="Выписка Лютик.pdf",
+                consolidation_id=consolidation_id,
+            ),
+        ]
+        await wait_for_files(settings.database_dsn, files, "RECOGNIZED", "NEEDS_CHECK")
+        async with open_page(browser) as page:
+            await page.goto(f"{core.url}/ui/consolidations/{consolidation_id}")
+            bank = page.locator('#reconciliation [data-check="BANK_ACCOUNTS"]')
+            await expect(bank).to_have_class("check ok")
+            copy = page.locator('#reconciliation [data-code="SAME_DOCUMENT"]')
+            await expect(copy).to_contain_text("учтена один раз, по «Выписка 1 кв.pdf»")
+            await screenshot(page, "reconciliation-like-with-like")

@@ -336,7 +336,7 @@ def bank_accounts(files: list[FileDocuments]) -> Check:
 
 
 def same_files(files: list[FileDocuments]) -> Check:
-    check = Check("SAME_FILE", "Нет одинаковых файлов")
+    check = Check("SAME_FILE", "Нет одинаковых файлов и документов")
     by_digest: dict[str, list[FileDocuments]] = defaultdict(list)
     for file in files:
         if file.sha256:

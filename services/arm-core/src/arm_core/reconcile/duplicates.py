@@ -58,7 +58,8 @@ def distinct(files: list[FileDocuments]) -> tuple[list[FileDocuments], list[Find
                     Finding(
                         "SAME_FILE",
                         "SAME_DOCUMENT",
-                        f"{place.what.capitalize()} есть в двух файлах: учтена один раз, "
+                        f"{place.what[:1].upper()}{place.what[1:]} есть в двух файлах: "
+                        "учтена один раз, "
                         f"по «{seen[key].file_name}»",
                         (seen[key], place),
                     )
