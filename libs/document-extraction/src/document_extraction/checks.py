@@ -153,16 +153,18 @@ def amount_outliers(
     locate: Locating,
 ) -> list[Warning]:
     """Amounts beyond what their document allows, each flagged on its row and never changed:
-    larger than the printed total of their column (``totals``, by column; None where none is
-    printed), or far beyond the document's typical amount."""
+    larger than the printed total of their column (``totals``, by column; None where the total
+    is no plain sum of the column: not printed, or a trial balance's, whose rows nest), where
+    no amount of the column is negative; or far beyond the document's typical amount."""
     sizes = sorted(abs(cell.cents) for cell in cells if cell.cents)
     if not sizes:
         return []
     typical = sizes[len(sizes) // 2]
+    signed = {cell.column for cell in cells if cell.cents < 0}
     found: list[Warning] = []
     for cell in cells:
         size, total = abs(cell.cents), totals[cell.column]
-        if total and size > abs(total):
+        if total and cell.column not in signed and size > abs(total):
             why = f"больше итога по этой графе {_c(total)}"
         elif size >= OUTLIER_FLOOR_CENTS and size >= typical * OUTLIER_RATIO:
             times = f"{size // typical:,}".replace(",", " ")
@@ -190,11 +192,12 @@ def osv_amount_cells(rows: Sequence[tuple[int, Sequence[int | None]]]) -> list[A
 
 
 def osv_outliers(
-    rows: Sequence[tuple[int, Sequence[int | None]]],
-    totals: Sequence[int | None] | None,
-    locate: Locating,
+    rows: Sequence[tuple[int, Sequence[int | None]]], locate: Locating
 ) -> list[Warning]:
-    return amount_outliers(osv_amount_cells(rows), totals or [None] * 6, _COLUMN_NAMES, locate)
+    """A trial balance's amounts far beyond its scale. Its printed totals bound no single row:
+    subconto rows repeat their account's amounts and storno rows let one row exceed its
+    column's sum, so a total is no ceiling here (the sum checks compare totals)."""
+    return amount_outliers(osv_amount_cells(rows), [None] * 6, _COLUMN_NAMES, locate)
 
 
 @dataclass(frozen=True, slots=True)

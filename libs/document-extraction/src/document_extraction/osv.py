@@ -709,7 +709,6 @@ def osv_document(
     warnings += sums
     warnings += osv_outliers(
         [(body.row_indices[k], written_cents_of(row)) for k, row in enumerate(out_rows)],
-        body.totals_values,
         locate,
     )
     confidences = body.confidences

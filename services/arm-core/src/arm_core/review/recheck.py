@@ -97,7 +97,6 @@ def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
     parents.sort(key=lambda item: item[1])
     found += osv_outliers(
         [(index, [_cents(row[key]) for key in ROW_MONEY]) for index, row in enumerate(rows)],
-        _written(totals) if totals else None,
         locate,
     )
     found += sum_warnings(
