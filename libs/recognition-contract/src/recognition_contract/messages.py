@@ -12,7 +12,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from recognition_contract.codec import MAX_MESSAGE_BYTES, decode_json, encode_json
 from recognition_contract.documents import Warning, warnings_from, warnings_to_wire
-from recognition_contract.enums import ErrorCode, FileType, Pipeline, Status
+from recognition_contract.enums import ErrorCode, FileType, Pipeline, Status, error_code_in
 from recognition_contract.errors import ContractError, Reason
 from recognition_contract.schemas import Kind, validate
 from recognition_contract.versions import SUPPORTED_MAJORS, SchemaVersion, parse_version
@@ -169,8 +169,9 @@ def envelope_payload(
 ) -> dict[str, Any]:
     """The wire form of ``envelope`` in ``version`` (default: its own), checked by the schema.
 
-    Writing 1.x turns warnings into text (see ``warning_text``) and drops
-    ``service.statements_version``, which 1.x does not have.
+    Writing 1.x turns warnings into text (see ``warning_text``), drops
+    ``service.statements_version`` and says an error code 1.x lacks in its words
+    (``error_code_in``).
     """
     target = _target(version if version is not None else envelope.schema_version)
     service: dict[str, Any] = {"name": envelope.service.name, "version": envelope.service.version}
@@ -188,7 +189,8 @@ def envelope_payload(
     if envelope.result_schema_version is not None:
         payload["result_schema_version"] = envelope.result_schema_version
     if envelope.error is not None:
-        payload["error"] = {"code": envelope.error.code.value, "message": envelope.error.message}
+        code = error_code_in(envelope.error.code, target.major)
+        payload["error"] = {"code": code.value, "message": envelope.error.message}
     if envelope.raw_s3_key is not None:
         payload["raw_s3_key"] = envelope.raw_s3_key
     metrics = dict(envelope.metrics)

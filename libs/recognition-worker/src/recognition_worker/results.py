@@ -25,7 +25,6 @@ from recognition_contract import (
     ack_msg_id,
     dump_envelope,
     encode_json,
-    error_code_in,
     parse_version,
     result_msg_id,
 )
@@ -203,14 +202,13 @@ class Envelopes:
         message = message.strip() or code.value
         if len(message) > MAX_ERROR_MESSAGE_CHARS:
             message = message[: MAX_ERROR_MESSAGE_CHARS - 1] + "…"
-        major = parse_version(self.version).major
         envelope = ResultEnvelope(
             schema_version=self.version,
             job_id=job_id,
             file_id=file_id,
             status=Status.ERROR,
             service=self.service,
-            error=ErrorInfo(code=error_code_in(code, major), message=message),
+            error=ErrorInfo(code=code, message=message),
             metrics=dict(metrics or {}),
         )
         return Outgoing(dump_envelope(envelope, self.version), result_msg_id(job_id, attempt))

@@ -48,6 +48,7 @@ class Exclusion(RequestBody):
 
 
 _EXCLUSION_REFUSALS = {
+    400: "BAD_REQUEST (undecodable body)",
     401: "UNAUTHENTICATED",
     403: "FORBIDDEN",
     404: "FILE_NOT_FOUND",
