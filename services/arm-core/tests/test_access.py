@@ -493,19 +493,25 @@ async def test_a_role_union_never_widens_a_team(make_core_settings) -> None:
     assert owned.status_code == 201
 
 
-@pytest.mark.parametrize(
-    "roles",
-    [None, [], ["guest"], {"analyst": True}, "analyst", "guest admin", ["admin", 1], [["admin"]]],
-)
-async def test_roles_are_only_a_list_of_names(make_core_settings, roles: Any) -> None:
+MALFORMED_ROLES = [
+    None,
+    [],
+    ["guest"],
+    {"analyst": True},
+    "analyst",
+    "guest admin",
+    ["admin", 1],
+    [["admin"]],
+]
+
+
+async def test_roles_are_only_a_list_of_names(make_core_settings) -> None:
     """A token whose roles claim is anything but a list of strings has no role: it reads
     nothing of its team's, not even the original."""
     async with run_issuer() as issuer:
         settings = make_core_settings(nats_enabled=False, **issuer.core_settings())
         async with run_core(settings) as core:
-            owner = {
-                "Authorization": f"Bearer {issuer.token(CLAIMS['owner'])}",
-            }
+            owner = {"Authorization": f"Bearer {issuer.token(CLAIMS['owner'])}"}
             made = await core.client.post(
                 "/api/v1/consolidations", json={"name": "ООО Ромашка"}, headers=owner
             )
@@ -517,17 +523,19 @@ async def test_roles_are_only_a_list_of_names(make_core_settings, roles: Any) ->
                 headers=owner,
             )
             file_id = uploaded.json()["file_id"]
-            token = issuer.token({"preferred_username": "x", "roles": roles, "groups": ["team-a"]})
-            answers = [
-                (await core.client.get(path, headers={"Authorization": f"Bearer {token}"}))
-                for path in (
-                    f"/api/v1/files/{file_id}/content",
-                    f"/api/v1/files/{file_id}/documents",
-                    "/api/v1/files",
-                )
-            ]
-    assert [answer.status_code for answer in answers] == [403, 403, 403]
-    assert answers[0].content != minimal_workbook()
+            answers: dict[str, list[int]] = {}
+            for roles in MALFORMED_ROLES:
+                claims = {"preferred_username": "x", "roles": roles, "groups": ["team-a"]}
+                bearer = {"Authorization": f"Bearer {issuer.token(claims)}"}
+                answers[repr(roles)] = [
+                    (await core.client.get(path, headers=bearer)).status_code
+                    for path in (
+                        f"/api/v1/files/{file_id}/content",
+                        f"/api/v1/files/{file_id}/documents",
+                        "/api/v1/files",
+                    )
+                ]
+    assert answers == {repr(roles): [403, 403, 403] for roles in MALFORMED_ROLES}
 
 
 def test_proxy_headers_name_roles_and_teams_comma_separated_only() -> None:
