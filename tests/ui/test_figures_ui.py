@@ -70,7 +70,7 @@ async def test_a_protected_book_is_named_so_when_dropped(
             ],
         )
         item = page.locator('.upload-item[data-code="PASSWORD_PROTECTED"] .u-why')
-        await expect(item).to_contain_text("Книга защищена паролем")
+        await expect(item).to_contain_text("Файл защищён паролем")
         await expect(item).to_contain_text("снимите пароль")
 
 
