@@ -18,10 +18,6 @@ class NatsServer:
         workdir: Path | None = None,
     ) -> None:
         self.port = port or free_port()
-        # A port we chose may be taken by the time the server starts (an outgoing connection
-        # can get it as its own): the first start then chooses another. Once started, the
-        # server keeps its port, so that a restart looks like an outage to its clients.
-        self._may_move = port is None
         self._config = config
         self._workdir = workdir
         self._child: Child | None = None
@@ -36,13 +32,8 @@ class NatsServer:
     def start(self) -> str:
         if self._child is not None and self._child.running():
             return self.url
-        for _ in range(5):
-            if port_is_free(self.port) or not self._may_move:
-                break
-            self.port = free_port()
         if not port_is_free(self.port):
             raise RuntimeError(f"port {self.port} is taken; nats-server cannot listen there")
-        self._may_move = False
         argv = [venv_command("nats-server"), "-a", "127.0.0.1", "-p", str(self.port)]
         log_path = None
         if self._workdir is not None:
