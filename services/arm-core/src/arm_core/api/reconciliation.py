@@ -33,12 +33,12 @@ async def reconcile_consolidation(request: Request, consolidation_id: uuid.UUID)
     who = principal_of(request)
     if await consolidations.get_consolidation(pool, who, consolidation_id) is None:
         raise ApiError(404, "CONSOLIDATION_NOT_FOUND", "консолидация не найдена")
-    checks, excluded = await consolidation_checks(pool, who, consolidation_id)
+    checked = await consolidation_checks(pool, who, consolidation_id)
     return Reconciliation.model_validate(
         {
             "consolidation_id": consolidation_id,
-            "checks": check_views(checks),
-            "excluded": [dataclasses.asdict(item) for item in excluded],
+            "checks": check_views(checked.checks),
+            "excluded": [dataclasses.asdict(item) for item in checked.excluded],
         }
     )
 

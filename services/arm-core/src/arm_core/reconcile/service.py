@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Pool
@@ -25,10 +26,17 @@ class Excluded:
     reason: str | None
 
 
-async def consolidation_checks(
-    pool: Pool, who: Principal, consolidation_id: uuid.UUID
-) -> tuple[list[Check], list[Excluded]]:
-    """The checks over the files ``who`` may see, and the files left out of them."""
+@dataclass(frozen=True)
+class Checked:
+    checks: list[Check]
+    excluded: list[Excluded]
+    # The consolidation's files as read for the checks (``consolidation_files`` rows), so that
+    # a page listing them reads them once.
+    files: list[dict[str, Any]]
+
+
+async def consolidation_checks(pool: Pool, who: Principal, consolidation_id: uuid.UUID) -> Checked:
+    """The checks over the files ``who`` may see, the files left out of them, and the files."""
     rows = await consolidation_files(pool, who, consolidation_id)
     files = [
         FileDocuments(
@@ -55,4 +63,4 @@ async def consolidation_checks(
         for row in rows
         if row["reconciliation_excluded_at"] is not None
     ]
-    return reconcile(files), excluded
+    return Checked(reconcile(files), excluded, rows)

@@ -102,13 +102,12 @@ async def _panel(
 ) -> HTMLResponse:
     runtime = runtime_of(request)
     who = principal_of(request)
-    checks, excluded = await consolidation_checks(runtime.pool, who, found["id"])
-    files = await consolidation_files(runtime.pool, who, found["id"])
+    checked = await consolidation_checks(runtime.pool, who, found["id"])
     context = {
         "consolidation": found,
-        "checks": check_views(checks),
-        "excluded": excluded,
-        "files": [f for f in files if f["reconciliation_excluded_at"] is None],
+        "checks": check_views(checked.checks),
+        "excluded": checked.excluded,
+        "files": [f for f in checked.files if f["reconciliation_excluded_at"] is None],
         "may_exclude": who.may_work_in(found["team"]),
         "flash": flash,
     }
