@@ -44,6 +44,9 @@ from recognition_worker.recognition import Recognition, RecognitionError, Recogn
 if TYPE_CHECKING:
     from arm_ka_devstack.processes import WatchedProcess
 
+# A worker acks within milliseconds; a request unanswered this long was lost on the way.
+REPUBLISH_AFTER = 4.0
+
 
 def osv_document(sheet: str = "ОСВ", *, warnings: Sequence[Warning] = ()) -> TrialBalance:
     """A minimal trial balance: one account row, no totals."""
@@ -196,6 +199,9 @@ class ResultCollector:
     def __init__(self) -> None:
         self.received: list[Received] = []
         self.invalid: list[tuple[bytes, str]] = []
+        self.published: dict[UUID, tuple[str, bytes, str | None]] = {}
+        self.republished: list[UUID] = []
+        """Jobs whose request was published again because nothing at all came back."""
         self._nc: Client | None = None
         self._changed = asyncio.Condition()
         self.probe: Callable[[Received], Awaitable[None]] | None = None
@@ -219,6 +225,11 @@ class ResultCollector:
         if msg_id is None and isinstance(payload, dict):
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 msg_id = f"{UUID(str(payload['job_id']))}:{int(payload['attempt'])}"
+                self.published[UUID(str(payload["job_id"]))] = (subject, body, msg_id)
+        await self._send(subject, body, msg_id)
+
+    async def _send(self, subject: str, body: bytes, msg_id: str | None) -> None:
+        assert self._nc is not None, "start() first"
         await self._nc.publish(subject, body, headers={NATS_MSG_ID: msg_id} if msg_id else None)
         await self._nc.flush()
 
@@ -245,17 +256,34 @@ class ResultCollector:
         return [r for r in self.received if r.envelope.job_id == wanted]
 
     async def wait_for(
-        self, job_id: UUID | str, count: int = 2, timeout: float = 10.0
+        self,
+        job_id: UUID | str,
+        count: int = 2,
+        timeout: float = 10.0,
+        republish_after: float = REPUBLISH_AFTER,
     ) -> list[Received]:
-        """The first ``count`` envelopes of a job (ack and outcome by default)."""
+        """The first ``count`` envelopes of a job (ack and outcome by default). A request this
+        collector published that nothing at all answered within ``republish_after`` is
+        published once more, as the core's republisher does: core NATS delivers at most once,
+        and a test of the worker is not a test of the transport."""
 
         async def enough() -> list[Received]:
             async with self._changed:
                 await self._changed.wait_for(lambda: len(self.for_job(job_id)) >= count)
             return self.for_job(job_id)
 
+        async def republish_unanswered() -> None:
+            await asyncio.sleep(republish_after)
+            sent = self.published.get(UUID(str(job_id)))
+            if sent is not None and not self.for_job(job_id):
+                self.republished.append(UUID(str(job_id)))
+                print(f"collector: nothing for job {job_id} in {republish_after} s, republished")
+                await self._send(*sent)
+
+        guard = asyncio.create_task(republish_unanswered())
         try:
             return await asyncio.wait_for(enough(), timeout)
+
         except TimeoutError:
             seen = [(r.status, r.msg_id) for r in self.for_job(job_id)]
             invalid = [reason for _, reason in self.invalid]
@@ -263,6 +291,8 @@ class ResultCollector:
                 f"job {job_id}: {count} envelopes expected, got {seen}"
                 + (f"; envelopes off the contract: {invalid}" if invalid else "")
             ) from None
+        finally:
+            guard.cancel()
 
 
 async def eventually(predicate: Callable[[], object], what: str, timeout: float = 15.0) -> None:
