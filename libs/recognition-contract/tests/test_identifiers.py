@@ -14,6 +14,7 @@ from recognition_contract import (
     Status,
     ack_msg_id,
     error_code_in,
+    file_types_of,
     load_schema,
     pipeline_for,
     raw_prefix,
@@ -62,6 +63,8 @@ def test_storage_keys() -> None:
         ("PDF", Pipeline.IMAGE),
         (FileType.PNG, Pipeline.IMAGE),
         ("JPG", Pipeline.IMAGE),
+        ("TXT", Pipeline.TABULAR),
+        (FileType.XML, Pipeline.TABULAR),
     ],
 )
 def test_pipeline_for(file_type: FileType | str, pipeline: Pipeline) -> None:
@@ -78,7 +81,7 @@ def test_enums_match_the_schemas(major: int) -> None:
     request = load_schema(Kind.REQUEST, major)
     envelope = load_schema(Kind.RESULT_MESSAGE, major)
     result = load_schema(Kind.RESULT_FILE, major)
-    assert request["properties"]["file_type"]["enum"] == [t.value for t in FileType]
+    assert request["properties"]["file_type"]["enum"] == [t.value for t in file_types_of(major)]
     assert request["properties"]["pipeline"]["enum"] == [p.value for p in Pipeline]
     assert envelope["properties"]["status"]["enum"] == [s.value for s in Status]
     # A code MAJOR 1 lacks is said in its words by error_code_in.

@@ -55,7 +55,8 @@ Examples (``examples``)
 
 Vocabularies (``enums``)
     ``ErrorCode``, ``FileType``, ``Pipeline``, ``Status``, ``Severity``, ``LEGACY_WARNING``,
-    ``pipeline_for(file_type) -> Pipeline``.
+    ``pipeline_for(file_type) -> Pipeline``; ``file_types_of(major)`` and ``FIRST_VERSION``
+    (the version a request for a newer file type is published at).
 """
 
 from recognition_contract.codec import (
@@ -97,6 +98,7 @@ from recognition_contract.documents import (
     warnings_to_wire,
 )
 from recognition_contract.enums import (
+    FIRST_VERSION,
     LEGACY_WARNING,
     ErrorCode,
     FileType,
@@ -104,6 +106,7 @@ from recognition_contract.enums import (
     Severity,
     Status,
     error_code_in,
+    file_types_of,
     pipeline_for,
 )
 from recognition_contract.errors import ContractError, MalformedVersion, Reason, UnknownMajor
@@ -151,6 +154,7 @@ from recognition_contract.versions import (
 )
 
 __all__ = [
+    "FIRST_VERSION",
     "LEGACY_WARNING",
     "MAX_MESSAGE_BYTES",
     "MAX_RESULT_FILE_BYTES",
@@ -206,6 +210,7 @@ __all__ = [
     "envelope_payload",
     "error_code_in",
     "examples",
+    "file_types_of",
     "from_wire",
     "legacy_warning",
     "load_schema",

@@ -38,6 +38,10 @@ class FileType(StrEnum):
     PDF = "PDF"
     PNG = "PNG"
     JPG = "JPG"
+    TXT = "TXT"
+    """Since 2.3: a bank's text export, 1CClientBankExchange or SWIFT MT940."""
+    XML = "XML"
+    """Since 2.3: an ISO 20022 camt.053 statement."""
 
 
 class Pipeline(StrEnum):
@@ -70,7 +74,19 @@ _PIPELINES: Final[dict[FileType, Pipeline]] = {
     FileType.PDF: Pipeline.IMAGE,
     FileType.PNG: Pipeline.IMAGE,
     FileType.JPG: Pipeline.IMAGE,
+    FileType.TXT: Pipeline.TABULAR,
+    FileType.XML: Pipeline.TABULAR,
 }
+
+
+FIRST_VERSION: Final[dict[FileType, str]] = {FileType.TXT: "2.3", FileType.XML: "2.3"}
+"""The first ``schema_version`` whose request has a file type, for those MAJOR 1 lacks: a
+request for one is published at least at that version."""
+
+
+def file_types_of(major: int) -> list[FileType]:
+    """The file types a request of ``major`` can carry, in the schema's order."""
+    return [t for t in FileType if int(FIRST_VERSION.get(t, "1.0").split(".")[0]) <= major]
 
 
 def pipeline_for(file_type: FileType | str) -> Pipeline:

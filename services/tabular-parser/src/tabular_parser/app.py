@@ -11,7 +11,7 @@ from tabular_parser.recognize import recognize
 from tabular_parser.settings import TabularSettings
 
 SERVICE_NAME = "tabular-parser"
-FILE_TYPES = frozenset({FileType.XLS, FileType.XLSX, FileType.XLSB})
+FILE_TYPES = frozenset({FileType.XLS, FileType.XLSX, FileType.XLSB, FileType.TXT, FileType.XML})
 
 
 def recognizer(settings: TabularSettings) -> Recognizer:

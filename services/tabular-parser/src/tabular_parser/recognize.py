@@ -6,6 +6,7 @@ from __future__ import annotations
 from document_extraction import NoDocumentFound, extract
 from recognition_contract import ErrorCode, FileType, Severity, Warning
 from recognition_worker import Recognition, RecognitionError
+from tabular_parser.exchange import EXCHANGE_TYPES, recognize_exchange
 from tabular_parser.limits import WorkbookLimits
 from tabular_parser.sniff import Container, sniff
 from tabular_parser.source import source_files
@@ -20,6 +21,8 @@ def recognize(
     """``RecognitionError`` codes: INVALID_FORMAT (not a workbook), UNREADABLE (damaged,
     password-protected, over the limits), INVALID_DOCUMENT (no data at all),
     RECOGNITION_FAILED (data, but neither a trial balance nor a statement)."""
+    if file_type in EXCHANGE_TYPES:
+        return recognize_exchange(file_type, source, original_name)
     container = sniff(source)
     warnings: list[Warning] = []
     if container.value != file_type.value:

@@ -60,30 +60,33 @@ def _shown(grid: Grid, index: int, column: int, value: CellValue) -> str:
     return cell_text(value)
 
 
-def _chunk(grid: Grid, start: int) -> bytes:
+def _chunk(grid: Grid, start: int, size: int) -> bytes:
     rows = [
         [
             grid.row_number(index),
             [_shown(grid, index, column, cell) for column, cell in enumerate(grid.rows[index])],
         ]
-        for index in range(start, min(start + CHUNK_ROWS, len(grid.rows)))
+        for index in range(start, min(start + size, len(grid.rows)))
     ]
     return json.dumps({"sheet": grid.name, "rows": rows}, ensure_ascii=False).encode()
 
 
 def source_files(
-    grids: Sequence[Grid], merges: Mapping[str, Sequence[tuple[int, int, int, int]]] | None = None
+    grids: Sequence[Grid],
+    merges: Mapping[str, Sequence[tuple[int, int, int, int]]] | None = None,
+    chunk_rows: int = CHUNK_ROWS,
 ) -> dict[str, bytes]:
     """The raw files of a workbook's read sheets: the index and every chunk. ``merges``: each
-    sheet's merged ranges, 0-based over the grid's rows and columns."""
+    sheet's merged ranges, 0-based over the grid's rows and columns. ``chunk_rows``: rows of
+    one chunk (a text file's one-cell lines make larger chunks the same size)."""
     files: dict[str, bytes] = {}
     sheets = []
     for number, grid in enumerate(grids):
         chunks = []
-        for k, start in enumerate(range(0, len(grid.rows), CHUNK_ROWS)):
+        for k, start in enumerate(range(0, len(grid.rows), chunk_rows)):
             name = f"sheet-{number}-{k}.json"
-            files[name] = _chunk(grid, start)
-            last = min(start + CHUNK_ROWS, len(grid.rows)) - 1
+            files[name] = _chunk(grid, start, chunk_rows)
+            last = min(start + chunk_rows, len(grid.rows)) - 1
             chunks.append(
                 {"name": name, "first": grid.row_number(start), "last": grid.row_number(last)}
             )
@@ -103,6 +106,6 @@ def source_files(
             }
         )
     files[INDEX] = json.dumps(
-        {"chunk_rows": CHUNK_ROWS, "sheets": sheets}, ensure_ascii=False
+        {"chunk_rows": chunk_rows, "sheets": sheets}, ensure_ascii=False
     ).encode()
     return files

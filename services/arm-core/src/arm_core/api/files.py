@@ -62,7 +62,9 @@ _UPLOAD_BODY = {
                     "file": {
                         "type": "string",
                         "format": "binary",
-                        "description": "XLS, XLSX, XLSB, PDF, PNG or JPG, with its file name",
+                        "description": "XLS, XLSX, XLSB, PDF, PNG or JPG, or a bank's export "
+                        "(1CClientBankExchange or MT940 as .txt, .sta or .mt940; camt.053 as "
+                        ".xml), with its file name",
                     },
                     "consolidation_id": {
                         "type": "string",

@@ -16,7 +16,7 @@ FileStatus = Literal["UPLOADED", "PROCESSING", "RECOGNIZED", "NEEDS_CHECK", "ERR
 JobStatus = Literal[
     "queued", "published", "processing", "done", "needs_check", "error", "timeout", "dlq"
 ]
-FileType = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG"]
+FileType = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG", "TXT", "XML"]
 Pipeline = Literal["tabular", "image"]
 
 

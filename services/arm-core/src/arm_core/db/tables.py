@@ -49,7 +49,7 @@ JOB_STATUSES = (
 )
 FINAL_JOB_STATUSES = ("done", "needs_check", "error", "timeout", "dlq")
 FILE_STATUSES = ("UPLOADED", "PROCESSING", "RECOGNIZED", "NEEDS_CHECK", "ERROR")
-FILE_TYPES = ("XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG")
+FILE_TYPES = ("XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG", "TXT", "XML")
 PIPELINES = ("tabular", "image")
 BUCKET_ROLES = ("uploads", "results", "raw")
 

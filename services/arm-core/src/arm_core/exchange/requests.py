@@ -12,6 +12,7 @@ from arm_core.metrics import Metrics
 from arm_ka_platform.logging import get_logger
 from arm_ka_platform.nats import NatsLink, NatsUnavailable
 from recognition_contract import (
+    FIRST_VERSION,
     NATS_MSG_ID,
     FileType,
     Pipeline,
@@ -27,6 +28,8 @@ JOB_REQUEST_COLUMNS = """
        f.file_type, f.original_name, o.bucket, o.key"""
 
 REQUEST_VERSION = "1.0"
+"""What a request is published as, so that 1.x and 2.x services alike read it; a file type
+MAJOR 1 lacks goes out at the version that brought it (``FIRST_VERSION``)."""
 
 log = get_logger(__name__)
 
@@ -77,9 +80,10 @@ class JobRequest:
         return {NATS_MSG_ID: self.msg_id}
 
     def body(self) -> bytes:
+        version = FIRST_VERSION.get(FileType(self.file_type), REQUEST_VERSION)
         return dump_request(
             RecognitionRequest(
-                schema_version=REQUEST_VERSION,
+                schema_version=version,
                 job_id=self.job_id,
                 file_id=self.file_id,
                 pipeline=Pipeline(self.pipeline),
@@ -89,7 +93,7 @@ class JobRequest:
                 reply_deadline=self.reply_deadline,
                 attempt=self.attempt,
             ),
-            REQUEST_VERSION,
+            version,
         )
 
 

@@ -23,6 +23,7 @@ from arm_core.files.access import VISIBLE_FILE
 from arm_core.files.names import display_name, object_key
 from arm_core.files.sniff import (
     ENCRYPTED_PACKAGE,
+    EXPORT_TYPES,
     HEAD_BYTES,
     NameScanner,
     ZipEntryScanner,
@@ -44,7 +45,13 @@ CONTENT_TYPES = {
     "PDF": "application/pdf",
     "PNG": "image/png",
     "JPG": "image/jpeg",
+    "TXT": "text/plain",
+    "XML": "application/xml",
 }
+ACCEPTED = (
+    "поддерживаются книги Excel (XLS, XLSX, XLSB), PDF, изображения PNG и JPG и выписки, "
+    "выгруженные из банка: 1CClientBankExchange и MT940 (.txt, .sta, .mt940), camt.053 (.xml)"
+)
 
 REGISTER = f"""
 WITH object AS (
@@ -205,7 +212,7 @@ async def store_upload(
         raise IntakeError(
             415,
             "UNSUPPORTED_FORMAT",
-            "поддерживаются XLS, XLSX, XLSB, PDF, PNG и JPG; расширение файла не подходит",
+            f"{ACCEPTED}; расширение файла не подходит",
         )
     guard = _Guard(data, file_type, max_bytes)
     head = await guard.read_head()
@@ -214,12 +221,20 @@ async def store_upload(
     family = family_of(head)
     if file_type in ("XLSX", "XLSB") and family == "OLE2":
         await _refuse_protected(guard, file_type, max_bytes)
+    if file_type in EXPORT_TYPES and not family_agrees(file_type, family):
+        raise IntakeError(
+            415,
+            "UNSUPPORTED_FORMAT",
+            "файл не является выпиской 1CClientBankExchange, MT940 или camt.053; " + ACCEPTED,
+        )
     if not family_agrees(file_type, family):
         raise IntakeError(
             415,
             "UNSUPPORTED_FORMAT",
             f"содержимое файла не соответствует расширению {file_type}",
         )
+    if file_type in EXPORT_TYPES and family is not None:
+        file_type = family  # a camt.053 named .txt is XML, an MT940 named .xml is TXT
     file_id = new_id()
     job_id = new_id()
     key = object_key(str(file_id), file_type)

@@ -1,8 +1,10 @@
 """What a file is, from its bytes: the extension only has to agree.
 
 OLE2 is XLS, a ZIP with ``xl/workbook.xml`` is XLSX and with ``xl/workbook.bin`` XLSB,
-``%PDF`` is PDF, then the PNG and JPEG signatures. ZIP entries are recognised from their local
-file headers while the bytes stream past, so nothing is buffered.
+``%PDF`` is PDF, then the PNG and JPEG signatures; a bank's export is TXT (1CClientBankExchange
+or MT940) or XML (camt.053) by its first kilobyte, whichever of .txt, .sta, .mt940 or .xml it
+is named. ZIP entries are recognised from their local file headers while the bytes stream past,
+so nothing is buffered.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import re
 import struct
 from pathlib import PurePosixPath
+
+from document_extraction.exchange import ExchangeFormat, exchange_format
 
 EXTENSIONS = {
     ".xls": "XLS",
@@ -19,6 +23,17 @@ EXTENSIONS = {
     ".png": "PNG",
     ".jpg": "JPG",
     ".jpeg": "JPG",
+    ".txt": "TXT",
+    ".sta": "TXT",
+    ".mt940": "TXT",
+    ".xml": "XML",
+}
+# A bank's export is the type its content says, whichever of these names it has.
+EXPORT_TYPES = ("TXT", "XML")
+_EXPORT_FAMILY = {
+    ExchangeFormat.ONEC: "TXT",
+    ExchangeFormat.MT940: "TXT",
+    ExchangeFormat.CAMT053: "XML",
 }
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -36,7 +51,8 @@ def type_from_name(name: str) -> str | None:
 
 
 def family_of(head: bytes) -> str | None:
-    """The container the first bytes announce: OLE2, ZIP, PDF, PNG or JPG."""
+    """The container the first bytes announce: OLE2, ZIP, PDF, PNG or JPG, or the bank export
+    they begin: TXT or XML."""
     if head.startswith(_OLE2):
         return "OLE2"
     if head.startswith(_ZIP):
@@ -47,13 +63,25 @@ def family_of(head: bytes) -> str | None:
         return "JPG"
     if b"%PDF-" in head[:_PDF_WINDOW]:
         return "PDF"
-    return None
+    export = exchange_format(head)
+    return _EXPORT_FAMILY[export] if export is not None else None
 
 
-_FAMILY = {"XLS": "OLE2", "XLSX": "ZIP", "XLSB": "ZIP", "PDF": "PDF", "PNG": "PNG", "JPG": "JPG"}
+_FAMILY = {
+    "XLS": "OLE2",
+    "XLSX": "ZIP",
+    "XLSB": "ZIP",
+    "PDF": "PDF",
+    "PNG": "PNG",
+    "JPG": "JPG",
+    "TXT": "TXT",
+    "XML": "XML",
+}
 
 
 def family_agrees(file_type: str, family: str | None) -> bool:
+    if file_type in EXPORT_TYPES:
+        return family in EXPORT_TYPES
     return _FAMILY[file_type] == family
 
 

@@ -1,0 +1,408 @@
+"""A ledger into one statement per account (and currency): the account's sections give the
+balances and printed turnovers, its entries the lines, and the document's arithmetic says
+whether they agree. A disagreement is a warning naming the section; nothing is corrected."""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Final
+
+from document_extraction.checks import StatementLine, check_statement
+from document_extraction.exchange.model import (
+    Direction,
+    Entry,
+    Ledger,
+    Lines,
+    Party,
+    Section,
+    text_locator,
+)
+from document_extraction.findings import capped, warning
+from document_extraction.identifiers import currency_of_account
+from document_extraction.numbers import format_money
+from recognition_contract import (
+    Locator,
+    Period,
+    Statement,
+    StatementHeader,
+    Transaction,
+    Warning,
+)
+
+# Every value is read from a key that names it: nothing is guessed from a layout.
+EXACT: Final = 100
+
+
+class LinesLocate:
+    """``Locating`` over the entries of one statement: line ``index`` is entry ``index``."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self._entries = entries
+
+    def where(self) -> Locator:
+        return text_locator()
+
+    def row(self, index: int, column: int | None = None) -> Locator:
+        return text_locator(self._entries[index].lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Booked:
+    """An entry as a line of one account's statement."""
+
+    entry: Entry
+    direction: Direction
+    counterparty: Party
+    holder: Party | None
+
+
+def statements(ledger: Ledger) -> tuple[list[Statement], list[Warning]]:
+    """The statements of the ledger's accounts, and the file's own warnings (entries that
+    belong to no account of the file among them)."""
+    accounts = statement_accounts(ledger)
+    found: list[Statement] = []
+    placed: set[int] = set()
+    for account, currency in accounts:
+        booked = [b for i, e in enumerate(ledger.entries) if (b := book(e, account)) is not None]
+        placed.update(i for i, e in enumerate(ledger.entries) if book(e, account) is not None)
+        sections = [
+            s for s in ledger.sections if s.account == account and s.currency in (None, currency)
+        ]
+        if currency is not None:
+            booked = [b for b in booked if _currency_of(b.entry, ledger) in (None, currency)]
+        found.append(statement(ledger, account, currency, sections, booked))
+    orphans = [e for i, e in enumerate(ledger.entries) if i not in placed]
+    return found, list(ledger.warnings) + _orphan_warnings(orphans)
+
+
+def statement_accounts(ledger: Ledger) -> list[tuple[str, str | None]]:
+    """The accounts to make statements of, in the order the file names them: the header's and
+    the sections' (with their currencies), else those the entries say they belong to, else
+    the account every entry names (a 1C file of bare documents)."""
+    keyed: dict[tuple[str, str | None], None] = {}
+    for section in ledger.sections:
+        keyed[(section.account, section.currency or ledger.currencies.get(section.account))] = None
+    for account in ledger.accounts:
+        if not any(a == account for a, _ in keyed):
+            keyed[(account, ledger.currencies.get(account))] = None
+    for entry in ledger.entries:
+        if entry.account is not None and not any(a == entry.account for a, _ in keyed):
+            keyed[(entry.account, ledger.currencies.get(entry.account))] = None
+    if keyed or not ledger.entries:
+        return list(keyed)
+    return [(account, None) for account in _common_accounts(ledger.entries)]
+
+
+def _common_accounts(entries: Sequence[Entry]) -> list[str]:
+    named = Counter(
+        account
+        for entry in entries
+        for account in {
+            entry.payer.account,
+            entry.payer.settlement_account,
+            entry.receiver.account,
+            entry.receiver.settlement_account,
+        }
+        if account
+    )
+    if not named:
+        return []
+    everywhere = [a for a, n in named.items() if n == len(entries)]
+    return everywhere[:1] or [named.most_common(1)[0][0]]
+
+
+def book(entry: Entry, account: str) -> Booked | None:
+    """The entry as a line of ``account``'s statement, or None when it is not the account's."""
+    if entry.account is not None:
+        if entry.account != account or entry.direction is None:
+            return None
+        other = entry.receiver if entry.direction == "debit" else entry.payer
+        return Booked(entry, entry.direction, other, None)
+    direction = direction_for(entry, account)
+    if direction is None:
+        return None
+    if direction == "debit":
+        return Booked(entry, "debit", entry.receiver, entry.payer)
+    return Booked(entry, "credit", entry.payer, entry.receiver)
+
+
+def direction_for(entry: Entry, account: str) -> Direction | None:
+    """Money out when the account pays, in when it receives; a document naming the account on
+    neither side is not the account's."""
+    if entry.payer.holds(account):
+        return "debit"
+    if entry.receiver.holds(account):
+        return "credit"
+    return None
+
+
+def _currency_of(entry: Entry, ledger: Ledger) -> str | None:
+    return ledger.currencies.get(entry.account) if entry.account else None
+
+
+def booked_date(line: Booked) -> datetime.date | None:
+    """The day the money moved: written off for a debit, received for a credit (banks fill
+    the other key now and then), else the document's date."""
+    entry = line.entry
+    first, second = (
+        (entry.debited_on, entry.credited_on)
+        if line.direction == "debit"
+        else (entry.credited_on, entry.debited_on)
+    )
+    return first or second or entry.date
+
+
+def statement(
+    ledger: Ledger,
+    account: str,
+    currency: str | None,
+    sections: Sequence[Section],
+    booked: Sequence[Booked],
+) -> Statement:
+    ordered = sorted(sections, key=lambda s: s.start or datetime.date.min)
+    header = _header(ledger, account, currency, ordered, booked)
+    lines = [
+        StatementLine(
+            i,
+            booked_date(b),
+            b.entry.amount if b.direction == "debit" else None,
+            b.entry.amount if b.direction == "credit" else None,
+        )
+        for i, b in enumerate(booked)
+    ]
+    locate = LinesLocate([b.entry for b in booked])
+    totals_where = (
+        text_locator(Lines(ordered[0].lines.first, ordered[-1].lines.last))
+        if ordered
+        else text_locator()
+    )
+    period = header.period
+    found = section_warnings(ordered, booked) + check_statement(
+        lines,
+        _amount(header.opening_balance),
+        _amount(header.closing_balance),
+        _amount(header.total_debit),
+        _amount(header.total_credit),
+        totals_where,
+        (period.start, period.end) if period is not None else None,
+        locate,
+        None,
+    )
+    return Statement(
+        header=header,
+        transactions=tuple(transaction(b) for b in booked),
+        confidence=EXACT,
+        locator=totals_where if ordered else text_locator(),
+        warnings=capped(found),
+    )
+
+
+def _amount(money: str | None) -> Decimal | None:
+    return Decimal(money) if money is not None else None
+
+
+def _header(
+    ledger: Ledger,
+    account: str,
+    currency: str | None,
+    sections: Sequence[Section],
+    booked: Sequence[Booked],
+) -> StatementHeader:
+    holder = next((b.holder for b in booked if b.holder is not None), None)
+    bank, bic = ledger.banks.get(account, (None, None))
+    start = ledger.start or min((s.start for s in sections if s.start), default=None)
+    end = ledger.end or max((s.end for s in sections if s.end), default=None)
+    if start is None and end is None and booked:
+        dates = [d for b in booked if (d := booked_date(b)) is not None]
+        start, end = (min(dates), max(dates)) if dates else (None, None)
+    return StatementHeader(
+        bank_name=bank or (holder.bank if holder else None),
+        bank_bic=bic or (holder.bic if holder else None),
+        account=account,
+        currency=currency or currency_of_account(account),
+        holder_name=ledger.holders.get(account) or (holder.name if holder else None),
+        holder_tax_id=holder.tax_id if holder else None,
+        period=_period(start, end),
+        opening_balance=format_money(sections[0].opening) if sections else None,
+        closing_balance=format_money(sections[-1].closing) if sections else None,
+        total_debit=format_money(_sum(s.debits for s in sections)) if sections else None,
+        total_credit=format_money(_sum(s.credits for s in sections)) if sections else None,
+    )
+
+
+def _sum(values: object) -> Decimal | None:
+    items = list(values)  # type: ignore[call-overload]
+    if any(v is None for v in items):
+        return None
+    return sum(items, Decimal(0))
+
+
+def _period(start: datetime.date | None, end: datetime.date | None) -> Period | None:
+    if start is None and end is None:
+        return None
+    text = " – ".join(f"{d:%d.%m.%Y}" if d else "…" for d in (start, end))
+    return Period(start, end, text)
+
+
+def transaction(line: Booked) -> Transaction:
+    entry, other = line.entry, line.counterparty
+    return Transaction(
+        date=booked_date(line),
+        number=entry.number,
+        debit=format_money(entry.amount) if line.direction == "debit" else None,
+        credit=format_money(entry.amount) if line.direction == "credit" else None,
+        equivalents=None,
+        counterparty_name=other.name,
+        counterparty_tax_id=other.tax_id,
+        counterparty_account=other.settlement_account or other.account,
+        counterparty_bank=other.bank,
+        counterparty_bank_bic=other.bic,
+        purpose=entry.purpose,
+        confidence=EXACT,
+        locator=text_locator(entry.lines),
+    )
+
+
+def section_warnings(sections: Sequence[Section], booked: Sequence[Booked]) -> list[Warning]:
+    """Each section against itself (opening + credits − debits = closing), against the one
+    before it (its opening is that one's closing), and, where a file has several sections,
+    against its own operations."""
+    found: list[Warning] = []
+    previous: Section | None = None
+    for section in sections:
+        found += _section_identity(section)
+        if previous is not None:
+            found += _section_chain(previous, section)
+        if len(sections) > 1:
+            found += _section_turnovers(section, section_entries(section, booked))
+        previous = section
+    return found
+
+
+def section_entries(section: Section, booked: Sequence[Booked]) -> list[Booked]:
+    """The operations of a section: those inside its lines (MT940 and camt nest them), else
+    those of its days (1C lists the documents after all the sections)."""
+    inside = [
+        b
+        for b in booked
+        if section.lines.first <= b.entry.lines.first and b.entry.lines.last <= section.lines.last
+    ]
+    if inside or (section.start is None and section.end is None):
+        return inside
+    return [b for b in booked if _within(booked_date(b), section)]
+
+
+def section_name(section: Section) -> str:
+    days = [f"{d:%d.%m.%Y}" for d in (section.start, section.end) if d is not None]
+    span = " – ".join(dict.fromkeys(days)) or "без дат"
+    return f"Раздел счёта {section.account} ({span}, строка {section.lines.first})"
+
+
+def _m(value: Decimal | None) -> str:
+    return format_money(value) or "—"
+
+
+def _section_identity(section: Section) -> list[Warning]:
+    opening, credits, debits, closing = (
+        section.opening,
+        section.credits,
+        section.debits,
+        section.closing,
+    )
+    if opening is None or credits is None or debits is None or closing is None:
+        return []
+    if opening + credits - debits == closing:
+        return []
+    return [
+        warning(
+            "SECTION_BALANCE_MISMATCH",
+            f"{section_name(section)}: начальный остаток {_m(opening)} + поступило "
+            f"{_m(credits)} − списано {_m(debits)} = {_m(opening + credits - debits)}, "
+            f"а конечный остаток {_m(closing)}",
+            text_locator(section.lines),
+        )
+    ]
+
+
+def _section_chain(previous: Section, section: Section) -> list[Warning]:
+    if previous.closing is None or section.opening is None:
+        return []
+    if previous.closing == section.opening:
+        return []
+    return [
+        warning(
+            "SECTION_CHAIN_BROKEN",
+            f"{section_name(section)}: начальный остаток {_m(section.opening)} не равен "
+            f"конечному остатку предыдущего раздела {_m(previous.closing)}",
+            text_locator(section.lines),
+        )
+    ]
+
+
+def _section_turnovers(section: Section, days: Sequence[Booked]) -> list[Warning]:
+    """Printed turnovers against the section's operations; where none are printed (MT940),
+    the balances against them."""
+    sums = {
+        direction: sum((b.entry.amount for b in days if b.direction == direction), Decimal(0))
+        for direction in ("debit", "credit")
+    }
+    if section.debits is None and section.credits is None:
+        return _section_moves(section, sums["credit"], sums["debit"])
+    found: list[Warning] = []
+    for direction, printed, word in (
+        ("debit", section.debits, "списано"),
+        ("credit", section.credits, "поступило"),
+    ):
+        total = sums[direction]
+        if printed is not None and total != printed:
+            found.append(
+                warning(
+                    "SECTION_TOTALS_MISMATCH",
+                    f"{section_name(section)}: {word} {_m(printed)}, а сумма операций этих "
+                    f"дат {_m(total)}",
+                    text_locator(section.lines),
+                )
+            )
+    return found
+
+
+def _section_moves(section: Section, credits: Decimal, debits: Decimal) -> list[Warning]:
+    if section.opening is None or section.closing is None:
+        return []
+    if section.opening + credits - debits == section.closing:
+        return []
+    return [
+        warning(
+            "SECTION_BALANCE_MISMATCH",
+            f"{section_name(section)}: начальный остаток {_m(section.opening)} + операции "
+            f"раздела (поступления {_m(credits)} − списания {_m(debits)}) = "
+            f"{_m(section.opening + credits - debits)}, а конечный остаток {_m(section.closing)}",
+            text_locator(section.lines),
+        )
+    ]
+
+
+def _within(day: datetime.date | None, section: Section) -> bool:
+    if day is None:
+        return False
+    return (section.start is None or day >= section.start) and (
+        section.end is None or day <= section.end
+    )
+
+
+def _orphan_warnings(orphans: Sequence[Entry]) -> list[Warning]:
+    if not orphans:
+        return []
+    first = orphans[0]
+    return [
+        warning(
+            "ENTRIES_WITHOUT_ACCOUNT",
+            f"Операций, не относящихся ни к одному счёту файла: {len(orphans)} (первая — "
+            f"№ {first.number or '—'}, строка {first.lines.first}); они не вошли в выписки",
+            text_locator(first.lines),
+        )
+    ]
