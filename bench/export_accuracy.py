@@ -18,45 +18,9 @@ import time
 from collections import defaultdict
 from decimal import Decimal
 
-from document_extraction.exchange import Refused, read_exchange
-from recognition_contract import Statement
-from recognition_corpus.exports import AXES, Export, generate_exports
-
-
-def differences(item: Export) -> tuple[list[str], str]:
-    """What the reader got wrong, and the status it gave."""
-    try:
-        read = read_exchange(item.data)
-    except Refused as exc:
-        return [f"refused: {exc.code.value} {exc.reason}"], "error"
-    status = read.extraction.status
-    found: list[str] = []
-    expected = "needs_check" if any(t.status == "needs_check" for t in item.truth) else "done"
-    if status != expected:
-        found.append(f"status {status}, expected {expected}")
-    documents = {d.header.account: d for d in read.extraction.documents if isinstance(d, Statement)}
-    for truth in item.truth:
-        document = documents.get(truth.account)
-        if document is None:
-            found.append(f"{truth.account}: no statement")
-            continue
-        lines = document.transactions
-        got = {
-            "count": len(lines),
-            "debits": sum((Decimal(t.debit) for t in lines if t.debit), Decimal(0)),
-            "credits": sum((Decimal(t.credit) for t in lines if t.credit), Decimal(0)),
-        }
-        if truth.status == "done":
-            got["opening"] = _dec(document.header.opening_balance)
-            got["closing"] = _dec(document.header.closing_balance)
-        for key, value in got.items():
-            if value != getattr(truth, key):
-                found.append(f"{truth.account}: {key} {value}, expected {getattr(truth, key)}")
-    return found, status
-
-
-def _dec(text: str | None) -> Decimal | None:
-    return Decimal(text) if text is not None else None
+from document_extraction.exchange import read_exchange
+from recognition_corpus.compare_exports import export_differences
+from recognition_corpus.exports import AXES, generate_exports
 
 
 def main() -> None:
@@ -71,7 +35,7 @@ def main() -> None:
     started = time.perf_counter()
     items = generate_exports(args.seed, args.count)
     for item in items:
-        diffs, status = differences(item)
+        diffs, status = export_differences(item)
         right += not diffs
         done_wrong += bool(diffs) and status == "done"
         if diffs and len(examples) < 5:
