@@ -32,6 +32,7 @@ from arm_core.testing import (
 from arm_ka_devstack.processes import READY_SECONDS, WatchedProcess, venv_command, watched
 from recognition_contract import examples, result_key
 from recognition_corpus import Layout, generate, write_xlsx
+from recognition_corpus.exports import Export, generate_exports
 from recognition_worker import WorkerSettings, stop_bound
 from recognition_worker.testing import eventually, in_flight
 from tabular_parser import testing as books
@@ -208,6 +209,53 @@ async def test_totals_that_do_not_add_up_need_a_check(core: RunningCore, tmp_pat
     }
     assert wanted
     assert wanted <= found
+
+
+def _export(fmt: str, **params: Any) -> Export:
+    return next(
+        item
+        for item in generate_exports(seed=31, count=300)
+        if item.params["format"] == fmt and all(item.params[k] == v for k, v in params.items())
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "export", "status"),
+    [
+        ("kl_to_1c.txt", _export("1c", accounts=2, totals="agree", layout="header+sections", per_day=3), "RECOGNIZED"),
+        ("statement.sta", _export("mt940", totals="agree", per_day=3), "RECOGNIZED"),
+        ("camt053.xml", _export("camt", totals="off by 1000", per_day=3), "NEEDS_CHECK"),
+    ],
+    ids=["1c", "mt940", "camt-totals-off"],
+)  # fmt: skip
+async def test_bank_exports_are_recognized_with_their_balances_and_source_lines(
+    core: RunningCore, name: str, export: Export, status: str
+) -> None:
+    response = await upload(core.client, name, export.data)
+    assert response.status_code == 201, response.text
+    file_id = uuid.UUID(response.json()["file_id"])
+
+    file = await wait_until(lambda: _settled(core, file_id), timeout=2 * REPLY_TIMEOUT)
+
+    assert file["status"] == status, file
+    body = (await core.client.get(f"/api/v1/files/{file_id}/documents")).json()
+    statements = {d["header"]["account"]: d for d in body["documents"]}
+    assert set(statements) == {t.account for t in export.truth}
+    for truth in export.truth:
+        document = statements[truth.account]
+        assert len(document["transactions"]) == truth.count
+        if status == "RECOGNIZED":
+            assert Decimal(document["header"]["opening_balance"]) == truth.opening
+            assert Decimal(document["header"]["closing_balance"]) == truth.closing
+    line = next(d for d in statements.values() if d["transactions"])["transactions"][0]["locator"]
+    source = await core.client.get(
+        f"/api/v1/files/{file_id}/source",
+        params={"sheet": line["sheet"], "row": line["row"], "around": 0},
+    )
+    assert source.status_code == 200, source.text
+    [shown] = source.json()["rows"]
+    assert shown["number"] == line["row"]
+    assert shown["cells"][0].strip().startswith(("СекцияДокумент=", ":61:", "<Ntry>"))
 
 
 async def test_a_major_3_result_file_ends_in_mapping_error(

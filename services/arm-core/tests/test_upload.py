@@ -19,6 +19,13 @@ from arm_core.testing import (
     wait_until,
 )
 
+EXPORTS = {
+    "1c": "1CClientBankExchange\nВерсияФормата=1.03\nКодировка=Windows\n".encode("cp1251"),
+    "mt940": b":20:STMT1\r\n:25:KZ12345678901234567890\r\n:28C:1/1\r\n:60F:C240531KZT1,00\r\n",
+    "camt": b'<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">'
+    b"<BkToCstmrStmt/></Document>",
+}
+
 
 @pytest.fixture
 async def core(make_core_settings):
@@ -36,6 +43,13 @@ async def core(make_core_settings):
         ("выписка.pdf", SIGNATURES["pdf"], "PDF", "image"),
         ("scan.png", SIGNATURES["png"], "PNG", "image"),
         ("scan.jpeg", SIGNATURES["jpg"], "JPG", "image"),
+        ("kl_to_1c.txt", EXPORTS["1c"], "TXT", "tabular"),
+        ("выписка.sta", EXPORTS["mt940"], "TXT", "tabular"),
+        ("statement.MT940", EXPORTS["mt940"], "TXT", "tabular"),
+        ("camt053.xml", EXPORTS["camt"], "XML", "tabular"),
+        # The content decides among the export types: a camt.053 saved as .txt is XML.
+        ("camt053.txt", EXPORTS["camt"], "XML", "tabular"),
+        ("kl_to_1c.xml", EXPORTS["1c"], "TXT", "tabular"),
     ],
 )
 async def test_upload_registers_file_and_queues_attempt_1(
@@ -82,16 +96,25 @@ async def test_upload_registers_file_and_queues_attempt_1(
         ("osv.csv", b"a;b;c\n"),
         ("osv", minimal_workbook("xlsx")),
         ("payload.exe", b"MZ\x90\x00"),
+        ("notes.txt", "Просто заметки\n".encode("cp1251")),
+        ("page.xml", b'<?xml version="1.0"?><html><body>hi</body></html>'),
+        ("binary.txt", b"\x00\x01\x02" * 100),
+        ("osv.txt", minimal_workbook("xlsx")),
     ],
     ids=[
         "pdf-as-xlsx", "docx-as-xlsx", "xlsx-as-xlsb", "xlsb-as-xlsx", "xlsx-as-xls",
-        "jpg-as-png", "text-as-pdf", "csv", "no-extension", "exe",
+        "jpg-as-png", "text-as-pdf", "csv", "no-extension", "exe", "other-text", "other-xml",
+        "binary-as-txt", "xlsx-as-txt",
     ],
 )  # fmt: skip
 async def test_lying_or_unsupported_file_is_415(core, name, content) -> None:
     response = await upload(core.client, name, content)
     assert response.status_code == 415
     assert response.json()["error"]["code"] == "UNSUPPORTED_FORMAT"
+    # The refusal names what is accepted, bank exports included.
+    assert "1CClientBankExchange" in response.json()["error"]["message"] or name.endswith(
+        (".xlsx", ".xlsb", ".xls", ".pdf", ".png")
+    )
     assert stored_objects(core.settings) == []
     assert await fetch_one(core.settings.database_dsn, "SELECT 1 FROM stored_file") is None
 
