@@ -90,6 +90,9 @@ def test_a_statement_whose_operations_add_up_is_done_with_every_party() -> None:
         'ООО "Поставщик"', "7701234567",
     )  # fmt: skip
     assert (second.counterparty_account, second.counterparty_bank_bic) == (OTHER, "044525999")
+    assert (second.document_kind, second.counterparty_kpp) == ("Банковский ордер", "770201001")
+    # The receiver's КПП is not given, and a КПП of 0 means none.
+    assert (first.document_kind, first.counterparty_kpp) == ("Платежное поручение", None)
     assert third.date == datetime.date(2024, 6, 2)
     assert first.purpose == "Оплата по договору № 7"
     assert statement.warnings == ()

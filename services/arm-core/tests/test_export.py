@@ -83,7 +83,8 @@ async def test_a_files_documents_become_a_workbook_of_numbers(make_core_settings
     assert header["Остаток на начало"] == _amount(statement["header"]["opening_balance"])
     lines = _table(_rows(book, "2 Выписка"), "Дата", "Номер")
     transactions = statement["transactions"]
-    assert [line[2:4] for line in lines[: len(transactions)]] == [
+    # Дата, Номер, Вид документа, Дебет, Кредит, …
+    assert [line[3:5] for line in lines[: len(transactions)]] == [
         [_amount(t["debit"]), _amount(t["credit"])] for t in transactions
     ]
     warnings = _table(_rows(book, "Замечания"), "Файл", "Лист выгрузки")
@@ -166,7 +167,7 @@ async def test_a_corrected_document_exports_corrected_and_says_what_was_changed(
     book = CalamineWorkbook.from_filelike(io.BytesIO(response.content))
     assert book.sheet_names == ["1 ОСВ", "2 Выписка", "Замечания", "Исправления"]
     first = _table(_rows(book, "2 Выписка"), "Дата", "Номер")[0]
-    assert first[2] == 100.5
+    assert first[3] == 100.5  # the debit, after the date, number and document kind
     [layer] = _table(_rows(book, "Исправления"), "Файл", "Лист выгрузки")
     recognised = statement["transactions"][0]["debit"]
     assert layer[1:7] == ["2 Выписка", "операция", 1.0, "debit", recognised or "", "100.50"]

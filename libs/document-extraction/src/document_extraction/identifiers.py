@@ -27,6 +27,18 @@ def compact(text: str) -> str:
     return re.sub(r"[\s\u00a0\u202f-]", "", text).upper().translate(_LOOKALIKES)
 
 
+_KPP = re.compile(r"[0-9]{4}[0-9A-Z]{2}[0-9]{3}")
+
+
+def normalize_kpp(text: str | None) -> str | None:
+    """A Russian КПП (nine characters, letters allowed in the fifth and sixth), or None for
+    anything else (banks write 0 for "none")."""
+    if text is None:
+        return None
+    value = compact(text)
+    return value if _KPP.fullmatch(value) and value != "000000000" else None
+
+
 def unp_valid(unp: str) -> bool:
     """Belarus УНП: 9 characters, the last a check digit: weights 29,23,19,17,13,7,5,3 over the
     base-36 values of the first eight, sum mod 11 (10 is never issued)."""

@@ -181,7 +181,8 @@ class Equivalents:
 @dataclass(frozen=True, slots=True)
 class Transaction:
     """One statement line: ``debit`` is money out of the account, ``credit`` money in.
-    ``equivalents`` is ``None`` on a statement that prints no equivalent columns."""
+    ``equivalents`` is ``None`` on a statement that prints no equivalent columns;
+    ``document_kind`` and ``counterparty_kpp`` (since 2.3) where the source names them."""
 
     date: date | None
     number: str | None
@@ -196,6 +197,8 @@ class Transaction:
     purpose: str | None
     confidence: float
     locator: Locator
+    document_kind: str | None = None
+    counterparty_kpp: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +374,11 @@ def _transaction_to_wire(line: Transaction) -> dict[str, Any]:
     out["counterparty_account"] = line.counterparty_account
     out["counterparty_bank"] = line.counterparty_bank
     out["counterparty_bank_bic"] = line.counterparty_bank_bic
+    # Optional since 2.3: written only where known, so that other lines stay as before.
+    if line.document_kind is not None:
+        out["document_kind"] = line.document_kind
+    if line.counterparty_kpp is not None:
+        out["counterparty_kpp"] = line.counterparty_kpp
     out["purpose"] = line.purpose
     out["confidence"] = line.confidence
     out["locator"] = locator_to_wire(line.locator)
@@ -490,6 +498,8 @@ def _transaction(data: Mapping[str, Any]) -> Transaction:
         purpose=data["purpose"],
         confidence=data["confidence"],
         locator=_locator(data["locator"]),
+        document_kind=data.get("document_kind"),
+        counterparty_kpp=data.get("counterparty_kpp"),
     )
 
 

@@ -39,7 +39,7 @@ class Party:
 
     name: str | None = None
     tax_id: str | None = None
-    tax_reason_code: str | None = None
+    kpp: str | None = None
     """КПП of a Russian organisation."""
     account: str | None = None
     settlement_account: str | None = None

@@ -22,7 +22,7 @@ from document_extraction.exchange.model import (
 )
 from document_extraction.exchange.tokens import exchange_amount, exchange_date
 from document_extraction.findings import INFO, warning
-from document_extraction.identifiers import compact
+from document_extraction.identifiers import compact, normalize_kpp
 from recognition_contract import ErrorCode, Locator, Warning
 
 SIGNATURE: Final = "1CClientBankExchange"
@@ -226,7 +226,7 @@ def _party(record: Record, side: str) -> Party:
     return Party(
         name=record.get(f"{side}1") or _name_without_tax_id(record.get(side)),
         tax_id=record.get(f"{side}ИНН"),
-        tax_reason_code=_meaningful(record.get(f"{side}КПП")),
+        kpp=normalize_kpp(record.get(f"{side}КПП")),
         account=compact(account) if account else None,
         settlement_account=compact(settlement) if settlement else None,
         bank=" ".join(b for b in banks if b) or None,
@@ -240,11 +240,6 @@ def _name_without_tax_id(name: str | None) -> str | None:
         rest = name[4:].lstrip().split(" ", 1)
         return rest[1].strip() if len(rest) == 2 and rest[0].isdigit() else name
     return name
-
-
-def _meaningful(code: str | None) -> str | None:
-    # Banks write 0 for "no КПП" (individual entrepreneurs).
-    return None if code in (None, "0", "000000000") else code
 
 
 def _purpose(record: Record) -> str | None:

@@ -98,21 +98,22 @@ def statement_accounts(ledger: Ledger) -> list[tuple[str, str | None]]:
 
 
 def _common_accounts(entries: Sequence[Entry]) -> list[str]:
-    named = Counter(
-        account
-        for entry in entries
-        for account in {
-            entry.payer.account,
-            entry.payer.settlement_account,
-            entry.receiver.account,
-            entry.receiver.settlement_account,
-        }
-        if account
-    )
+    """The holder's account of a file of bare documents: the one every document names, else
+    the one most documents name; between accounts named as often, the one the bank's own dates
+    point at (written off where it pays, received where it is paid), then the first named."""
+    named: Counter[str] = Counter()
+    evidence: Counter[str] = Counter()
+    for entry in entries:
+        for party, dated in ((entry.payer, entry.debited_on), (entry.receiver, entry.credited_on)):
+            for account in dict.fromkeys((party.account, party.settlement_account)):
+                if account:
+                    named[account] += 1
+                    evidence[account] += dated is not None
     if not named:
         return []
-    everywhere = [a for a, n in named.items() if n == len(entries)]
-    return everywhere[:1] or [named.most_common(1)[0][0]]
+    order = {account: k for k, account in enumerate(named)}
+    best = min(named, key=lambda a: (-named[a], -evidence[a], order[a]))
+    return [best]
 
 
 def book(entry: Entry, account: str) -> Booked | None:
@@ -264,6 +265,8 @@ def transaction(line: Booked) -> Transaction:
         purpose=entry.purpose,
         confidence=EXACT,
         locator=text_locator(entry.lines),
+        document_kind=entry.kind,
+        counterparty_kpp=other.kpp,
     )
 
 

@@ -221,6 +221,10 @@ class TransactionView(Resource):
     purpose: str | None
     confidence: float
     locator: dict[str, Any]
+    document_kind: str | None = Field(
+        None, description="the payment document's kind as the bank names it (bank exports)"
+    )
+    counterparty_kpp: str | None = Field(None, description="the counterparty's КПП")
 
 
 class CorrectionView(Resource):

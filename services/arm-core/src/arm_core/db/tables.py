@@ -303,6 +303,8 @@ statement_transaction = Table(
     Column("counterparty_bank_bic", Text),
     Column("purpose", Text),
     Column("confidence", CONFIDENCE, nullable=False),
+    Column("document_kind", Text),
+    Column("counterparty_kpp", Text),
     Column("locator", JSONB, nullable=False),
 )
 

@@ -31,7 +31,8 @@ HEADERS = "SELECT * FROM statement_header WHERE document_id = ANY(%(ids)s)"
 
 TRANSACTIONS = f"""
 SELECT document_id, date, number, counterparty_name, counterparty_tax_id, counterparty_account,
-       counterparty_bank, counterparty_bank_bic, purpose, confidence, locator,
+       counterparty_bank, counterparty_bank_bic, purpose, confidence, locator, document_kind,
+       counterparty_kpp,
        {", ".join(f"{name}::text AS {name}" for name in _LINE_MONEY)}
   FROM statement_transaction WHERE document_id = ANY(%(ids)s)
  ORDER BY document_id, position
@@ -75,6 +76,8 @@ def _transaction(row: dict[str, Any]) -> dict[str, Any]:
         "purpose": row["purpose"],
         "confidence": float(row["confidence"]),
         "locator": row["locator"],
+        "document_kind": row["document_kind"],
+        "counterparty_kpp": row["counterparty_kpp"],
     }
 
 

@@ -47,7 +47,8 @@ COPY_TRANSACTIONS = """
 COPY statement_transaction (document_id, position, date, number, debit, credit, debit_equivalent,
                             credit_equivalent, counterparty_name, counterparty_tax_id,
                             counterparty_account, counterparty_bank, counterparty_bank_bic,
-                            purpose, confidence, locator) FROM STDIN
+                            purpose, confidence, locator, document_kind,
+                            counterparty_kpp) FROM STDIN
 """
 
 
@@ -187,5 +188,6 @@ def _transactions(documents: Sequence[tuple[uuid.UUID, Statement]]) -> Iterator[
                 line.counterparty_name, line.counterparty_tax_id,
                 line.counterparty_account, line.counterparty_bank,
                 line.counterparty_bank_bic, line.purpose, _confidence(line.confidence),
-                Jsonb(locator_to_wire(line.locator)),
+                Jsonb(locator_to_wire(line.locator)), line.document_kind,
+                line.counterparty_kpp,
             )  # fmt: skip
