@@ -117,6 +117,12 @@ def test_encoding_is_the_bytes_whatever_the_file_declares(encoding: str, line_en
     assert statement.transactions[0].counterparty_name == 'ООО "Поставщик"'
 
 
+def test_a_dos_file_is_read_in_its_own_encoding() -> None:
+    statement, status = one_statement(GOOD.replace("Кодировка=Windows", "Кодировка=DOS"), "cp866")
+    assert status == "done"
+    assert statement.transactions[1].document_kind == "Банковский ордер"
+
+
 def test_a_daily_section_whose_operations_differ_names_the_section() -> None:
     text = GOOD.replace("Сумма=50.25", "Сумма=60.25")
     statement, status = one_statement(text)

@@ -48,9 +48,9 @@ def _encoding(body: bytes, declared: str | None) -> str:
 
 
 def declared_encoding(source: bytes) -> str | None:
-    """The value of a 1C ``Кодировка=`` line in the first lines, in either encoding."""
+    """The value of a 1C ``Кодировка=`` line in the first lines, in any encoding 1C uses."""
     head = source[:4096]
-    for key in ("Кодировка=".encode("cp1251"), "Кодировка=".encode()):
+    for key in ("Кодировка=".encode(e) for e in ("cp1251", "utf-8", "cp866")):
         at = head.find(key)
         if at >= 0:
             end = head.find(b"\n", at)

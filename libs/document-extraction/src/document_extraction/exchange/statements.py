@@ -67,8 +67,9 @@ def statements(ledger: Ledger) -> tuple[list[Statement], list[Warning]]:
     found: list[Statement] = []
     placed: set[int] = set()
     for account, currency in accounts:
-        booked = [b for i, e in enumerate(ledger.entries) if (b := book(e, account)) is not None]
-        placed.update(i for i, e in enumerate(ledger.entries) if book(e, account) is not None)
+        mine = [(i, b) for i, e in enumerate(ledger.entries) if (b := book(e, account)) is not None]
+        placed.update(i for i, _ in mine)
+        booked = [b for _, b in mine]
         sections = [
             s for s in ledger.sections if s.account == account and s.currency in (None, currency)
         ]
