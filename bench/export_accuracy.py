@@ -14,6 +14,7 @@ seed is one no test uses; numbers are reported, never asserted.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import defaultdict
 from decimal import Decimal
@@ -23,12 +24,12 @@ from recognition_corpus.compare_exports import export_differences
 from recognition_corpus.exports import AXES, generate_exports
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=9045)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--speed", type=int, default=10_000)
-    args = parser.parse_args()
+    args = parser.parse_args(argv if argv is not None else [])
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     right = done_wrong = 0
     examples: list[tuple[str, list[str]]] = []
@@ -105,4 +106,4 @@ def _speed(operations: int) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

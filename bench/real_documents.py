@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -153,11 +154,11 @@ def _by_suffix(documents: dict[str | None, Statement], account: str) -> Statemen
     return next((d for a, d in documents.items() if a and a.endswith(account)), None)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mirror", default=os.environ.get("REAL_DOCUMENTS_MIRROR", DEFAULT_MIRROR))
     parser.add_argument("--show", action="store_true", help="print every difference")
-    args = parser.parse_args()
+    args = parser.parse_args(argv if argv is not None else [])
     right = wrong_done = missing = 0
     every = cases()
     for case in every:
@@ -180,4 +181,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
