@@ -27,6 +27,7 @@ from typing import Any
 
 from document_extraction.exchange import Refused, exchange_format, read_exchange
 from recognition_contract import Statement
+from recognition_corpus.compare_exports import statement_figures
 
 MANIFESTS = Path(__file__).with_name("real")
 DEFAULT_MIRROR = "/work/.mirror"
@@ -134,14 +135,7 @@ def judge(case: Case, data: bytes) -> tuple[str, list[str]]:
         if document is None:
             diffs.append(f"{truth.account}: no statement")
             continue
-        lines = document.transactions
-        got: dict[str, Any] = {
-            "count": len(lines),
-            "debits": sum((Decimal(t.debit) for t in lines if t.debit), Decimal(0)),
-            "credits": sum((Decimal(t.credit) for t in lines if t.credit), Decimal(0)),
-            "opening": _d(document.header.opening_balance),
-            "closing": _d(document.header.closing_balance),
-        }
+        got = statement_figures(document)
         diffs += [
             f"{truth.account}: {key} {value}, truth {getattr(truth, key)}"
             for key, value in got.items()

@@ -29,21 +29,28 @@ def export_differences(item: Export) -> tuple[list[str], str]:
         if document is None:
             found.append(f"{truth.account}: no statement")
             continue
-        lines = document.transactions
-        got: dict[str, Any] = {
-            "count": len(lines),
-            "debits": sum((Decimal(t.debit) for t in lines if t.debit), Decimal(0)),
-            "credits": sum((Decimal(t.credit) for t in lines if t.credit), Decimal(0)),
-        }
-        if truth.status == "done":
-            got["opening"] = _decimal(document.header.opening_balance)
-            got["closing"] = _decimal(document.header.closing_balance)
+        got = statement_figures(document)
+        if truth.status != "done":
+            del got["opening"], got["closing"]
         found += [
             f"{truth.account}: {key} {value}, expected {getattr(truth, key)}"
             for key, value in got.items()
             if value != getattr(truth, key)
         ]
     return found, status
+
+
+def statement_figures(document: Statement) -> dict[str, Any]:
+    """What a statement's truth is written in: the number of operations, the debit and credit
+    sums, the opening and closing balances."""
+    lines = document.transactions
+    return {
+        "count": len(lines),
+        "debits": sum((Decimal(t.debit) for t in lines if t.debit), Decimal(0)),
+        "credits": sum((Decimal(t.credit) for t in lines if t.credit), Decimal(0)),
+        "opening": _decimal(document.header.opening_balance),
+        "closing": _decimal(document.header.closing_balance),
+    }
 
 
 def _decimal(text: str | None) -> Decimal | None:
