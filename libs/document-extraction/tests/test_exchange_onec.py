@@ -172,6 +172,23 @@ def test_two_accounts_and_a_transfer_between_them() -> None:
     assert [(t.debit, t.credit) for t in second.transactions] == [("10.00", None)]
 
 
+def test_a_document_through_a_correspondent_account_is_booked_by_its_dates() -> None:
+    corr = "30101810400000000225"
+    text = (
+        GOOD.replace("КонецФайла\n", "")
+        + document("9", "5.00", corr, OTHER, ДатаСписано="01.06.2024")
+        + document("10", "6.00", OTHER, corr)
+    )
+    read = read_exchange(text.encode("cp1251"))
+    [statement] = read.extraction.documents
+    assert isinstance(statement, Statement)
+    assert [t.number for t in statement.transactions][-1] == "9"
+    assert statement.transactions[-1].debit == "5.00"
+    # The one whose dates say nothing belongs to no statement, and that is said.
+    assert "ENTRIES_WITHOUT_ACCOUNT" in {w.code for w in read.extraction.warnings}
+    assert read.extraction.status == "needs_check"
+
+
 def test_split_purpose_name_with_tax_id_and_zero_kpp() -> None:
     text = HEADER + document(
         "5",

@@ -66,8 +66,13 @@ def statements(ledger: Ledger) -> tuple[list[Statement], list[Warning]]:
     accounts = statement_accounts(ledger)
     found: list[Statement] = []
     placed: set[int] = set()
+    sole = len(accounts) == 1
     for account, currency in accounts:
-        mine = [(i, b) for i, e in enumerate(ledger.entries) if (b := book(e, account)) is not None]
+        mine = [
+            (i, b)
+            for i, e in enumerate(ledger.entries)
+            if (b := book(e, account, sole=sole)) is not None
+        ]
         placed.update(i for i, _ in mine)
         booked = [b for _, b in mine]
         sections = [
@@ -117,14 +122,16 @@ def _common_accounts(entries: Sequence[Entry]) -> list[str]:
     return [best]
 
 
-def book(entry: Entry, account: str) -> Booked | None:
-    """The entry as a line of ``account``'s statement, or None when it is not the account's."""
+def book(entry: Entry, account: str, *, sole: bool = False) -> Booked | None:
+    """The entry as a line of ``account``'s statement, or None when it is not the account's.
+    In a file of one account (``sole``), a document naming it on neither side (the bank's
+    correspondent account in its place) is the account's when its dates say which way."""
     if entry.account is not None:
         if entry.account != account or entry.direction is None:
             return None
         other = entry.receiver if entry.direction == "debit" else entry.payer
         return Booked(entry, entry.direction, other, None)
-    direction = direction_for(entry, account)
+    direction = direction_for(entry, account) or (direction_by_dates(entry) if sole else None)
     if direction is None:
         return None
     if direction == "debit":
@@ -140,6 +147,13 @@ def direction_for(entry: Entry, account: str) -> Direction | None:
     if entry.receiver.holds(account):
         return "credit"
     return None
+
+
+def direction_by_dates(entry: Entry) -> Direction | None:
+    """Written off only: money out; received only: money in; both or neither say nothing."""
+    if (entry.debited_on is None) == (entry.credited_on is None):
+        return None
+    return "debit" if entry.debited_on is not None else "credit"
 
 
 def _currency_of(entry: Entry, ledger: Ledger) -> str | None:
