@@ -12,6 +12,7 @@ from playwright.async_api import Browser, expect
 
 from arm_core.testing import file_row, run_core, upload, wait_until
 from recognition_corpus import generate
+from recognition_corpus.exports import generate_exports
 from scan_gateway import testing as scans
 from tabular_parser import testing as books
 
@@ -102,3 +103,36 @@ async def test_a_pdf_row_opens_its_page_with_the_box_drawn(
             assert [p["page"] for p in listed.json()["pages"]] == [1]
             image_answer = await core.client.get(listed.json()["pages"][0]["image_url"])
             assert image_answer.headers["content-type"] == "image/jpeg"
+
+
+async def test_an_operation_of_a_1c_export_opens_the_lines_it_came_from(
+    ui_settings: Any, browser: Browser, open_page: Any, run_parser: Any, screenshot: Any
+) -> None:
+    settings = ui_settings()
+    export = next(
+        item
+        for item in generate_exports(seed=41, count=200)
+        if item.params["format"] == "1c"
+        and item.params["layout"] == "header+sections"
+        and item.params["totals"] == "agree"
+        and item.params["per_day"] >= 3
+    )
+    async with run_core(settings) as core, run_parser(settings):
+        uploaded = await upload(core.client, "kl_to_1c.txt", export.data)
+        file_id = uuid.UUID(uploaded.json()["file_id"])
+
+        async def recognised() -> bool:
+            return (await file_row(settings.database_dsn, file_id))["status"] == "RECOGNIZED"
+
+        await wait_until(recognised, timeout=30)
+        async with open_page(browser) as page:
+            await page.goto(f"{core.url}/ui/files/{file_id}/documents")
+            row = page.locator("section.statement tbody tr, .statement-table tbody tr").first
+            await expect(row).to_contain_text("Платежное поручение")
+            await row.locator("a.source-link").click()
+            await expect(page.locator("h1")).to_contain_text("файла")
+            here = page.locator("#source tr.here")
+            await expect(here.first).to_contain_text("СекцияДокумент=")
+            await expect(here.last).to_contain_text("КонецДокумента")
+            await expect(page.locator("#source thead th").nth(1)).to_have_text("Текст файла")
+            await screenshot(page, "source-text-lines")

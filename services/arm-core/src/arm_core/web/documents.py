@@ -87,6 +87,7 @@ def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
 
 # Rows shown above and below the one a source link points at.
 AROUND = 15
+MAX_SPAN = 500
 # A page shows this many rows (or operations) of a document: a 100,000-row trial balance opens
 # at once, a page at a time.
 ROWS_PER_PAGE = 1000
@@ -180,11 +181,13 @@ async def source_page(
     file_id: uuid.UUID,
     sheet: str | None = Query(None, min_length=1, max_length=300),
     row: int | None = Query(None, ge=1, le=10_000_000),
+    row_end: int | None = Query(None, ge=1, le=10_000_000),
     page: int | None = Query(None, ge=1, le=100_000),
     box: str | None = Query(None, max_length=100),
 ) -> HTMLResponse:
     """Where a document's row or a warning came from: the cells around a sheet's row, the row
-    highlighted, or the page image with the box drawn."""
+    (or the rows to ``row_end``: a text file's operation spans lines) highlighted, or the page
+    image with the box drawn."""
     runtime = runtime_of(request)
     context = await file_context(request, file_id)
     if context is None:
@@ -198,6 +201,8 @@ async def source_page(
             {**context, "sheet": sheet, "row": row, "problem": "не указано, что показать"},
             status_code=422,
         )
+    # An operation of a text file spans its lines: the window holds them all, within reason.
+    around = min(AROUND + max(0, (row_end or row) - row), MAX_SPAN)
     window, problem = None, None
     try:
         window = await sheet_window(
@@ -207,7 +212,7 @@ async def source_page(
             file_id,
             sheet=sheet,
             row=row,
-            around=AROUND,
+            around=around,
         )
     except SourceMissing as exc:
         problem = exc.message
@@ -218,7 +223,8 @@ async def source_page(
             **context,
             "sheet": sheet,
             "row": row,
-            "around": AROUND,
+            "row_end": max(row, row_end or row),
+            "around": around,
             "window": window,
             "lines": laid_out(window) if window else [],
             "problem": problem,
