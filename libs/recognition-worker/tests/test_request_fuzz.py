@@ -166,7 +166,9 @@ headers = st.none() | st.dictionaries(
 
 def _expected_code(worker: Worker, payload: dict[str, Any]) -> str | None:
     """The outcome of a valid request whose source was never stored, as the worker defines."""
-    if payload["pipeline"] != worker.recognizer.pipeline.value:
+    if payload["pipeline"] != worker.recognizer.pipeline.value or payload["file_type"] not in {
+        t.value for t in worker.recognizer.file_types
+    }:
         return "UNSUPPORTED_FORMAT"
     deadline = datetime.fromisoformat(payload["reply_deadline"].replace("Z", "+00:00"))
     if deadline <= datetime.now(UTC):
