@@ -37,6 +37,7 @@ class Tally:
     fields: int = 0
     fields_total: int = 0
     seconds: float = 0.0
+    done_wrong: int = 0  # marked done while a value of a document is wrong
     example: tuple[str, list[str]] | None = None
 
     def add(self, outcome: Outcome) -> None:
@@ -46,6 +47,7 @@ class Tally:
         self.fields += outcome.fields[0]
         self.fields_total += outcome.fields[1]
         self.seconds += outcome.seconds
+        self.done_wrong += outcome.done_wrong
         # The failing file with the fewest differences: the likeliest to fail for this value.
         if outcome.diffs and (self.example is None or len(outcome.diffs) < len(self.example[1])):
             self.example = (outcome.name, outcome.diffs)
@@ -67,6 +69,7 @@ class Outcome:
     fields: tuple[int, int]
     seconds: float
     params: dict[str, Any] = field(default_factory=dict)
+    done_wrong: bool = False
 
 
 def _without_confidence(data: dict[str, Any]) -> dict[str, Any]:
@@ -94,8 +97,15 @@ def run_one(layout: Layout, fmt: str, directory: Path) -> Outcome | None:
     want, got = normalise(expected), normalise(actual)
     diffs = differences(want, got)
     value_diffs = differences(_without_confidence(want), _without_confidence(got)) if diffs else []
+    # Warnings aside: a value, a row or an operation the analyst would trust is wrong.
+    wrong = [d for d in value_diffs if "warnings" not in d and "status" not in d]
     return Outcome(
-        f"{layout.name}.{fmt}", diffs, value_diffs, field_accuracy(expected, actual), seconds
+        f"{layout.name}.{fmt}",
+        diffs,
+        value_diffs,
+        field_accuracy(expected, actual),
+        seconds,
+        done_wrong=actual.status == "done" and bool(wrong),
     )
 
 
@@ -137,14 +147,16 @@ def main(argv: list[str] | None = None) -> None:
         f"({overall.files} files, {not_applicable} not applicable), {elapsed:.1f} s"
     )
     print()
-    print("| | files | exact | exact, confidence aside | field accuracy | s/file |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| | files | exact | exact, confidence aside | field accuracy | done while wrong | s/file |"
+    )
+    print("|---|---|---|---|---|---|---|")
 
     def line(label: str, t: Tally) -> str:
         return (
             f"| {label} | {t.files} | {t.exact}/{t.files} ({t.exact_share:.1f}%) | "
             f"{100 * t.exact_values / max(t.files, 1):.1f}% | {t.field_share:.1f}% | "
-            f"{t.seconds / max(t.files, 1):.3f} |"
+            f"{t.done_wrong} | {t.seconds / max(t.files, 1):.3f} |"
         )
 
     print(line("**all**", overall))

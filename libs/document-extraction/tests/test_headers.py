@@ -436,3 +436,42 @@ def test_a_bic_column_whose_caption_went_unread_is_found_by_its_codes() -> None:
     assert header is not None
     assert header.columns["bic"] == 4
     assert header.columns["account"] == 3
+
+
+def _statement_rows(captions: list[str], numbers: list[object]) -> list[list[object]]:
+    day = datetime.date(2024, 6, 3)
+    rows: list[list[object]] = [["Выписка по счету BY20ALFA30122658940010270000"], captions]
+    for k, number in enumerate(numbers, start=1):
+        rows.append([k, day, number, 100.0 * k, None, "ООО «Ромашка»", "Оплата"])
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("first", "numbers"),
+    [
+        ("№ п/п", ["4711", "815", None]),  # the document number column has a gap
+        ("№", ["4711", "815", "97"]),  # a bare «№» that counts 1, 2, 3 beside «№ док»
+        ("Порядковый номер", ["4711", "815", "97", "12", "8"]),
+    ],
+)
+def test_a_column_counting_the_lines_is_not_the_document_number(
+    first: str, numbers: list[object]
+) -> None:
+    captions = [first, "Дата", "№ док", "Дебет", "Кредит", "Контрагент", "Назначение"]
+    header = find_statement_header(_statement_rows(captions, numbers))
+    assert header is not None
+    assert header.columns["number"] == 2
+    assert header.extra.get("sequence") == 0
+    assert 0 not in header.columns.values()
+
+
+def test_a_sole_number_column_that_does_not_count_is_the_number() -> None:
+    day = datetime.date(2024, 6, 3)
+    rows: list[list[object]] = [
+        ["Выписка по счету BY20ALFA30122658940010270000"],
+        ["№", "Дата", "Дебет", "Кредит", "Контрагент", "Назначение"],
+        *([number, day, 100.0, None, "ООО «Ромашка»", "Оплата"] for number in ("17", "3", "18")),
+    ]
+    header = find_statement_header(rows)
+    assert header is not None and header.columns["number"] == 0
+    assert "sequence" not in header.extra

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from document_extraction import Grid, extract
 from document_extraction.grid import CellValue
-from document_extraction.row_numbers import labels_without_row_numbers
+from document_extraction.row_numbers import is_running_sequence, labels_without_row_numbers
 
 
 def _column(*labels: str) -> list[list[CellValue]]:
@@ -81,3 +83,21 @@ def test_a_trial_balance_read_with_its_row_numbers_in_the_codes() -> None:
         ("10", None), ("10.01", 1), ("60", None), ("60.01", 3),
     ]  # fmt: skip
     assert extraction.status == "done", document.warnings
+
+
+@pytest.mark.parametrize(
+    ("cells", "least", "counts"),
+    [
+        ([1, 2, 3, 4], 4, True),
+        ([1.0, 2.0, 3.0, 4.0, 5.0], 4, True),
+        (["31", "32", "33", "34"], 4, True),  # a later page goes on counting
+        ([1, 2, 3], 4, False),  # three payment orders numbered 1, 2, 3 may be just that
+        ([1, 2, 3], 2, True),
+        ([1, 2, 4, 5], 2, False),
+        ([1, 2, None, 4], 2, False),
+        ([1, 2, "3a", 4], 2, False),
+        ([True, 2, 3, 4], 2, False),
+    ],
+)
+def test_a_running_sequence(cells: list[object], least: int, counts: bool) -> None:
+    assert is_running_sequence(cells, least=least) is counts  # type: ignore[arg-type]

@@ -41,6 +41,7 @@ from document_extraction.lookalikes import (
 )
 from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.readings import direction_of
+from document_extraction.row_numbers import is_running_sequence
 from document_extraction.text import as_text, is_counter, is_empty
 from recognition_contract import MONEY_FIELDS
 
@@ -618,6 +619,8 @@ _BALANCE_WORDS = frozenset({"сальдо", "баланс"})
 _STATUS_WORDS = frozenset({"статус", "состояние"})
 _ACCOUNT_WORDS = frozenset({"счет", "iban", "иик", "р"})
 _NUMBER_WORDS = frozenset({"№", "номер"})
+# «№ п/п», «Порядковый номер» (its capital read away by the word splitter): a line's count.
+_SEQUENCE_WORDS = frozenset({"п", "пп", "порядковый", "орядковый"})
 _CARD_WORDS = frozenset({"карты", "карта"})
 
 # Every word the roles above look for: a misread caption word is taken for the one it is nearest.
@@ -639,6 +642,8 @@ def statement_role(words: frozenset[str]) -> str | None:
     so specific captions (the bank, the equivalent) come before generic ones (an account)."""
     if words & _TAX_REGISTRATION_WORDS:
         return None
+    if words & _SEQUENCE_WORDS and words <= _SEQUENCE_WORDS | _NUMBER_WORDS | {"n"}:
+        return "sequence"
     if words & _PURPOSE_WORDS:
         return "purpose"
     if words & _EQUIVALENT_WORDS:
@@ -718,6 +723,11 @@ def _own_account(lines: Sequence[Sequence[CellValue]], candidates: Sequence[Colu
         and not candidates[0].words & _NAME_WORDS
         and _constant(lines, candidates[0].index, MIN_OWN_ACCOUNT_LINES)
     )
+
+
+def _counts_lines(lines: Sequence[Sequence[CellValue]], column: int, least: int) -> bool:
+    cells = [row[column] if column < len(row) else None for row in lines]
+    return is_running_sequence(cells, least=least)
 
 
 def _lines(
@@ -979,6 +989,26 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                 own = [c for c in candidates if c not in theirs]
                 if own:
                     extra["own_account"] = own[0].index
+                continue
+            elif role == "sequence":
+                extra["sequence"] = candidates[0].index
+                continue
+            elif role == "number":
+                # A column counting the lines (№ п/п) beside the document number is not it.
+                # Beside another number column, or under «п/п», two lines counting suffice.
+                few = len(candidates) > 1
+                counting = [
+                    c
+                    for c in candidates
+                    if _counts_lines(
+                        lines, c.index, least=2 if few or c.words & _SEQUENCE_WORDS else 4
+                    )
+                ]
+                if counting:
+                    extra["sequence"] = counting[0].index
+                numbers = [c for c in candidates if c not in counting]
+                if numbers:
+                    chosen[role] = numbers[0].index
                 continue
             else:
                 chosen[role] = candidates[0].index

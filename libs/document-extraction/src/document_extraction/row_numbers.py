@@ -6,6 +6,7 @@ numbers run 1, 2, 3, … down the table, which is what tells them from the codes
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -72,3 +73,29 @@ def _counted(cell: CellValue) -> int | None:
         return None
     value = float(cell)
     return int(value) if math.isfinite(value) else None
+
+
+# A column this short may count 1, 2, 3 by chance (three payment orders in a row).
+SEQUENCE_LEAST = 4
+
+
+def is_running_sequence(cells: Sequence[CellValue], least: int = SEQUENCE_LEAST) -> bool:
+    """Whether a column counts its lines (1, 2, 3, … or on from a later page's first number):
+    a sequence number (№ п/п), not a document's number. ``least``: lines it takes (fewer
+    where the caption says so)."""
+    numbers = [_whole(cell) for cell in cells]
+    if len(numbers) < least or any(n is None for n in numbers):
+        return False
+    return all(b == a + 1 for a, b in itertools.pairwise(numbers))  # type: ignore[operator]
+
+
+def _whole(cell: CellValue) -> int | None:
+    if isinstance(cell, bool):
+        return None
+    if isinstance(cell, int):
+        return cell
+    if isinstance(cell, float):
+        return int(cell) if cell.is_integer() else None
+    if isinstance(cell, str) and cell.strip().isdigit():
+        return int(cell.strip())
+    return None

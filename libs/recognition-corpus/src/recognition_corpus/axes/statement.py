@@ -95,6 +95,8 @@ STATEMENT_AXES: dict[str, Axis] = {
     "st_negatives": uniform("minus", "parentheses"),
     "st_zero_repr": uniform("empty", "zero", "dash"),
     "st_number_repr": uniform("text", "number"),
+    # A running sequence number beside the document number (№ п/п, 1..N): not the number.
+    "st_sequence": (("none", 0.6), ("first", 0.2), ("after_date", 0.2)),
     "st_padding": (("none", 0.6), ("nbsp_ids", 0.2), ("trailing_spaces", 0.2)),
     "st_title": uniform(
         "Выписка по счету", "Выписка из лицевого счета", "Выписка по расчетному счету"
@@ -296,6 +298,9 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
 
     # Columns: (field, caption, group caption for two header rows or None).
     cols: list[tuple[str, str, str | None]] = []
+    sequence = draw["st_sequence"]
+    if sequence == "first":
+        cols.append(("sequence", rng.choice(("№ п/п", "№", "N п/п")), None))
     if place == "column":
         cols.append(("own_account", "Номер счета", None))
     extra = draw["st_extra_dates"]
@@ -304,6 +309,8 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
     cols.append(("date", draw["st_date_caption"], None))
     if extra == "value_date":
         cols.append(("extra_date", "Дата валютирования", None))
+    if sequence == "after_date":
+        cols.append(("sequence", rng.choice(("№ п/п", "Порядковый номер")), None))
     cols.append(("number", rng.choice(("№ док", "№ док.", "Номер документа")), None))
     group_rows = draw["st_header_rows"]
     amount_group = "Сумма" if rng.random() < 0.5 else "Обороты"
@@ -392,7 +399,7 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
         # As Bakai Bank prints it: label and amount in one cell, NBSP-padded.
         return f"Остаток на конец дня Пассив\u00a0 \u00a0 {spaced(value)}"
 
-    for line in lines:
+    for position, line in enumerate(lines, start=1):
         if line.date != previous:
             if previous is not None and sections == "day_closing":
                 sheet.add([day_closing(running)])
@@ -432,6 +439,10 @@ def statement_layout(seed: int, index: int, name: str) -> Layout:
                 formats[col_of["extra_date"]] = "dd.mm.yyyy hh:mm:ss"
         if place == "column":
             row[col_of["own_account"]] = account
+        if "sequence" in col_of:
+            row[col_of["sequence"]] = (
+                position if draw["st_number_repr"] == "text" else float(position)
+            )
         if line.number is not None:
             row[col_of["number"]] = (
                 float(line.number) if draw["st_number_repr"] == "number" else line.number
