@@ -270,3 +270,35 @@ def test_active_and_passive_balance_captions() -> None:
     extraction = extract([Grid("ОСВ", rows)])
     assert extraction.documents[0].rows[1].opening_credit == "100.00"
     assert extraction.status == "done"
+
+
+def _two_totals(second: list[Any]) -> list[list[Any]]:
+    return [
+        ["Счет", "Наименование", *HEADER[2:]],
+        SIDES,
+        ["01", "Основные средства", 100.0, None, 30.0, None, 130.0, None],
+        ["60", "Расчеты с поставщиками", None, 100.0, None, 30.0, None, 130.0],
+        ["Итого", None, 100.0, 100.0, 30.0, 30.0, 130.0, 130.0],
+        second,
+    ]
+
+
+def test_of_two_totals_lines_the_one_equal_to_the_accounts_is_the_totals() -> None:
+    expanded = ["Итого развернутое", None, 150.0, 150.0, 30.0, 30.0, 180.0, 180.0]
+    extraction = extract([Grid("ОСВ", _two_totals(expanded))])
+    document = extraction.documents[0]
+    assert document.totals is not None
+    assert (document.totals.opening_debit, document.totals.locator.row) == ("100.00", 5)
+    assert len(document.rows) == 2
+    assert [w.code for w in document.warnings] == ["TOTALS_CHOSEN_BY_SUMS"]
+    assert extraction.status == "done"
+
+
+def test_of_two_totals_lines_neither_equal_to_the_accounts_the_last_is_flagged() -> None:
+    rows = _two_totals(["Итого развернутое", None, 150.0, 150.0, 30.0, 30.0, 180.0, 180.0])
+    rows[4] = ["Итого", None, 101.0, 100.0, 30.0, 30.0, 130.0, 130.0]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert document.totals is not None and document.totals.locator.row == 6
+    assert "TOTALS_MISMATCH" in {w.code for w in document.warnings}
+    assert extraction.status == "needs_check"

@@ -480,9 +480,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             )
         )
     balance_warnings: list[Warning] = []
-    totals_warnings: list[Warning] = []
-    totals_index: int | None = None
-    totals_values: list[int | None] | None = None
+    # The totals lines after the last row: (grid row, amounts, warnings reading them).
+    totals_lines: list[TotalsLine] = []
     last_index = header.last_row
     indicator_skips: dict[str, bool] = {}
 
@@ -507,11 +506,11 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         label_cell = renumbered.get(index, row[label_col] if label_col < width else None)
         caption = _first_text(row, first_money, level_col)
         if caption is not None and is_totals_label(caption):
-            # The last totals line is the document's; one with rows after it was a subtotal
-            # ("Итого по разделу"), which is neither a row nor the totals.
-            totals_index = index
-            totals_warnings = []
-            totals_values = amounts_of.read(row, index, totals_warnings)[0]
+            # A totals line with rows after it was a subtotal ("Итого по разделу"), neither a
+            # row nor the totals; of those after the last row the arithmetic picks one.
+            read_warnings: list[Warning] = []
+            values_read = amounts_of.read(row, index, read_warnings)[0]
+            totals_lines.append(TotalsLine(index, values_read, read_warnings))
             last_index = index
             continue
         if caption is not None and is_quantity_label(caption):
@@ -569,8 +568,7 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
                 # A caption under the header ("Контрагенты", "Договоры"), not a row.
                 continue
         last_index = index
-        totals_index = totals_values = None
-        totals_warnings = []
+        totals_lines = []
         number += 1
         if use_outline:
             parent, level = outline_tree.place(number, index)
@@ -603,13 +601,17 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         out_rows.append(
             osv_row(number, parent, kind, level, code_text, name, values, conf, locate.row(index))
         )
-    warnings += totals_warnings
     if not use_outline and not indented:
         # A page shows no hierarchy of the subconto rows: their sums may.
         out_rows = nested_by_sums(out_rows)
     # Sums in cents of each parent's children (by the parent's id) and of the top-level rows,
     # once the hierarchy is settled; a parent's own amounts are read back from its row.
     children, top_sums = sums_by_parent(out_rows)
+    totals = totals_by_sums(totals_lines, top_sums)
+    if totals is not None:
+        warnings += totals.warnings
+        if len(totals_lines) > 1 and totals is not totals_lines[-1]:
+            warnings.append(totals_chosen(totals, len(totals_lines), locate))
     base = outline_tree.base
     if use_outline and base:
         # Levels count from the shallowest row; parents only compared levels with each other.
@@ -624,8 +626,8 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             confidences,
             children,
             top_sums,
-            totals_values,
-            totals_index,
+            totals.values if totals is not None else None,
+            totals.index if totals is not None else None,
             warnings,
             balance_warnings,
             confirmable,
@@ -633,6 +635,33 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
         money_cols,
         header.confidence,
         (header.first_row, max(last_index, header.last_row)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TotalsLine:
+    index: int
+    values: list[int | None]
+    warnings: list[Warning]
+
+
+def totals_by_sums(lines: Sequence[TotalsLine], top: Sequence[int]) -> TotalsLine | None:
+    """The document's totals among the totals lines under its last row: the one that equals the
+    sum of the top-level rows (a second, larger «развернутое» line follows the real one), else
+    the last, which the checks then compare and flag."""
+    for line in lines:
+        if [v or 0 for v in line.values] == list(top):
+            return line
+    return lines[-1] if lines else None
+
+
+def totals_chosen(line: TotalsLine, count: int, locate: Locate) -> Warning:
+    return warning(
+        "TOTALS_CHOSEN_BY_SUMS",
+        f"Строк «Итого» под ведомостью: {count}; итогом взята та, что равна сумме счетов "
+        "верхнего уровня",
+        locate.row(line.index),
+        INFO,
     )
 
 

@@ -111,6 +111,9 @@ OSV_AXES: dict[str, Axis] = {
     "zero_repr": uniform("empty", "dash", "emdash", "zero"),
     "totals_wording": uniform("Итого", "Итого:", "Всего", "ИТОГО", "Итого по счету"),
     "totals_position": (("label", 0.6), ("name", 0.25), ("missing", 0.15)),
+    # A second, larger totals line under the first (the «развернутое» balance's, each side of
+    # a balance shown in full): not the document's totals.
+    "totals_second": (("none", 0.75), ("expanded", 0.25)),
     "filter_line": uniform("none", "present"),
     "data_line": uniform("none", "present"),
     "blank_rows": (("none", 0.7), ("body", 0.3)),
@@ -780,11 +783,39 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
         last_row = sheet.add(row, formats=formats)
         totals_doc = {f: p.money for f, p in zip(FIELDS, printed, strict=True)}
         totals_doc["locator"] = {"sheet": sheet.name, "row": last_row + 1}
+        if draw["totals_second"] == "expanded":
+            # Both sides of each balance grow by what the accounts' netted balances hid; the
+            # turnovers stay.
+            hidden = (max(totals[0], totals[4], Decimal(3000)) / 3).quantize(Decimal("0.01"))
+            expanded: list[Decimal | None] = [
+                totals[0] + hidden,
+                totals[1] + hidden,
+                totals[2] or None,
+                totals[3] or None,
+                totals[4] + hidden,
+                totals[5] + hidden,
+            ]
+            row = [None] * width
+            row[col_of["name"] if position == "name" else text_col] = "Итого развернутое"
+            formats = {}
+            money_cells(row, formats, expanded, {})
+            last_row = sheet.add(row, formats=formats)
+    else:
+        draw.effective("totals_second", NOT_APPLICABLE)
     # Without an Итого the document ends at its last row; the service rows under it (Кол., НУ)
     # are not part of what was read.
     row_end = last_row + 1 if totals_doc is not None else full[-1]["locator"]["row"]
     # No Итого to check the rows against: said, as information, not a reason to check by hand.
     warnings: list[dict[str, Any]] = []
+    if totals_doc is not None and draw["totals_second"] == "expanded":
+        warnings.append(
+            {
+                "code": "TOTALS_CHOSEN_BY_SUMS",
+                "severity": "info",
+                "message": "",
+                "locator": totals_doc["locator"],
+            }
+        )
     if totals_doc is None:
         warnings.append(
             {
