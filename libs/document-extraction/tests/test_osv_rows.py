@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from document_extraction import Grid, extract
-from document_extraction.osv import is_other_indicator, is_quantity_label, is_totals_label
+from document_extraction.osv import (
+    is_other_indicator,
+    is_quantity_label,
+    is_section_heading,
+    is_section_totals,
+    is_totals_label,
+)
 from recognition_contract import Organisation
 
 HEADER = [
@@ -302,3 +308,26 @@ def test_of_two_totals_lines_neither_equal_to_the_accounts_the_last_is_flagged()
     assert document.totals is not None and document.totals.locator.row == 6
     assert "TOTALS_MISMATCH" in {w.code for w in document.warnings}
     assert extraction.status == "needs_check"
+
+
+def test_section_headings_and_subtotals_between_accounts_are_neither_rows_nor_totals() -> None:
+    rows = [
+        ["Счет", "Наименование", *HEADER[2:]],
+        SIDES,
+        ["Раздел I. Внеоборотные активы", None, None, None, None, None, None, None],
+        ["01", "Основные средства", 100.0, None, 30.0, None, 130.0, None],
+        ["Итого по разделу I", None, 100.0, None, 30.0, None, 130.0, None],
+        ["Раздел II. Расчеты", None, None, None, None, None, None, None],
+        ["60", "Расчеты с поставщиками", None, 100.0, None, 30.0, None, 130.0],
+        ["Итого по разделу II", None, None, 100.0, None, 30.0, None, 130.0],
+    ]
+    extraction = extract([Grid("ОСВ", rows)])
+    document = extraction.documents[0]
+    assert [r.code for r in document.rows] == ["01", "60"]
+    assert all(r.parent is None for r in document.rows)
+    # The last section's subtotal is not the whole: no totals, and that is information.
+    assert document.totals is None
+    assert [w.code for w in document.warnings] == ["NO_TOTALS"]
+    assert extraction.status == "done"
+    assert is_section_heading("Раздел II. Расчеты") and not is_section_heading("Разделитель")
+    assert is_section_totals("Итого по разделу III") and not is_section_totals("Итого по счету")

@@ -54,6 +54,8 @@ _QUANTITY_FORMS = ("кол-во", "кол.")
 # The shortest totals or quantity caption ("Кол").
 _LEAST_CAPTION = 3
 # Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
+_SECTION_TOTALS = re.compile(r"\bраздел[ау]?\b", re.IGNORECASE)
+_SECTION = re.compile(r"^(?:раздел|глава|section)\s+[\divxlcm]+\b", re.IGNORECASE)
 _TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
 # currency amounts. The document is the accounting (БУ) row.
@@ -82,6 +84,16 @@ def is_quantity_label(text: str) -> bool:
 
 def is_totals_label(text: str) -> bool:
     return _TOTALS.match(text) is not None
+
+
+def is_section_totals(text: str) -> bool:
+    """«Итого по разделу III», «Итого раздел 2»: the subtotal of a section."""
+    return _SECTION_TOTALS.search(text) is not None
+
+
+def is_section_heading(text: str) -> bool:
+    """«Раздел II. Запасы», «Глава 3»: a heading between the accounts of a balance."""
+    return _SECTION.match(text) is not None
 
 
 def is_other_indicator(text: str) -> bool:
@@ -510,10 +522,14 @@ def build_osv(grid: Grid, header: OsvHeader, titles: Titles) -> TrialBalance:
             # row nor the totals; of those after the last row the arithmetic picks one.
             read_warnings: list[Warning] = []
             values_read = amounts_of.read(row, index, read_warnings)[0]
-            totals_lines.append(TotalsLine(index, values_read, read_warnings))
+            totals_lines.append(
+                TotalsLine(index, values_read, read_warnings, is_section_totals(caption))
+            )
             last_index = index
             continue
         if caption is not None and is_quantity_label(caption):
+            continue
+        if caption is not None and is_section_heading(caption) and _no_amounts(row, money_cols):
             continue
         if indicator_col is not None and indicator_col < width:
             indicator = row[indicator_col]
@@ -643,6 +659,8 @@ class TotalsLine:
     index: int
     values: list[int | None]
     warnings: list[Warning]
+    section: bool
+    """Worded as a section's («Итого по разделу III»)."""
 
 
 def totals_by_sums(lines: Sequence[TotalsLine], top: Sequence[int]) -> TotalsLine | None:
@@ -652,7 +670,9 @@ def totals_by_sums(lines: Sequence[TotalsLine], top: Sequence[int]) -> TotalsLin
     for line in lines:
         if [v or 0 for v in line.values] == list(top):
             return line
-    return lines[-1] if lines else None
+    # A section's subtotal that is not the whole is no totals of the document.
+    whole = [line for line in lines if not line.section]
+    return whole[-1] if whole else None
 
 
 def totals_chosen(line: TotalsLine, count: int, locate: Locate) -> Warning:
@@ -663,6 +683,10 @@ def totals_chosen(line: TotalsLine, count: int, locate: Locate) -> Warning:
         locate.row(line.index),
         INFO,
     )
+
+
+def _no_amounts(row: Sequence[CellValue], money_cols: Sequence[int]) -> bool:
+    return all(c >= len(row) or is_empty(row[c]) for c in money_cols)
 
 
 def osv_row(

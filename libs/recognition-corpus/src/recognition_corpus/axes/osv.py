@@ -114,12 +114,17 @@ OSV_AXES: dict[str, Axis] = {
     # A second, larger totals line under the first (the «развернутое» balance's, each side of
     # a balance shown in full): not the document's totals.
     "totals_second": (("none", 0.75), ("expanded", 0.25)),
+    # A general balance split into sections (balance-sheet chapters): a heading row before
+    # each and a subtotal row after it, neither of them an account.
+    "sections": (("none", 0.75), ("headings_subtotals", 0.25)),
     "filter_line": uniform("none", "present"),
     "data_line": uniform("none", "present"),
     "blank_rows": (("none", 0.7), ("body", 0.3)),
     "page_repeat": (("none", 0.8), ("repeat", 0.2)),
     "signature": uniform("none", "chief", "two", "executor"),
 }
+
+SECTION_NAMES = {"I": "Внеоборотные активы", "II": "Запасы", "III": "Денежные средства и расчеты"}
 
 GROUPS: dict[str, tuple[str, str, str]] = {
     "named": ("Сальдо на начало периода", "Обороты за период", "Сальдо на конец периода"),
@@ -670,7 +675,40 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
     if draw["blank_rows"] == "body":
         sheet.blank()
     last_row = header_rows[-1]
+    tops = [k for k, (_, _, parent) in enumerate(flat) if parent is None]
+    if draw["sections"] != "none" and (account is not None or len(tops) < 4):
+        draw.effective("sections", NOT_APPLICABLE)
+    starts = (
+        {tops[0]: "I", tops[len(tops) // 3]: "II", tops[2 * len(tops) // 3]: "III"}
+        if draw["sections"] != "none" and draw["sections"] != NOT_APPLICABLE
+        else {}
+    )
+    section: tuple[str, list[Decimal]] | None = None
+
+    def close_section() -> None:
+        nonlocal last_row
+        if section is None:
+            return
+        numeral, sums = section
+        row: list[Cell] = [None] * width
+        row[text_col] = f"Итого по разделу {numeral}"
+        formats: dict[int, str] = {}
+        money_cells(row, formats, [v or None for v in sums], {})
+        last_row = sheet.add(row, formats=formats)
+
     for position, (node, level, parent) in enumerate(flat):
+        if position in starts:
+            close_section()
+            numeral = starts[position]
+            heading: list[Cell] = [None] * width
+            heading[text_col] = f"Раздел {numeral}. {SECTION_NAMES[numeral]}"
+            sheet.add(heading)
+            section = (numeral, [Decimal(0)] * 6)
+        if section is not None and parent is None:
+            section = (
+                section[0],
+                [a + (v or 0) for a, v in zip(section[1], node.values, strict=True)],
+            )
         if position == repeat_at:
             sheet.blank()
             for r in header_rows:
@@ -752,6 +790,7 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
     if draw["quantity"] != "none" and not any(n.qty is not None for n, _, _ in flat):
         draw.effective("quantity", NOT_APPLICABLE)
 
+    close_section()
     totals = [sum((n.values[i] or Decimal(0) for n in nodes), Decimal(0)) for i in range(6)]
     corr_totals: dict[str, Decimal] = {}
     for n in nodes:
@@ -804,7 +843,8 @@ def osv_layout(seed: int, index: int, name: str) -> Layout:
         draw.effective("totals_second", NOT_APPLICABLE)
     # Without an Итого the document ends at its last row; the service rows under it (Кол., НУ)
     # are not part of what was read.
-    row_end = last_row + 1 if totals_doc is not None else full[-1]["locator"]["row"]
+    # A section's subtotal under the last account still belongs to the document.
+    row_end = last_row + 1 if totals_doc is not None or starts else full[-1]["locator"]["row"]
     # No Итого to check the rows against: said, as information, not a reason to check by hand.
     warnings: list[dict[str, Any]] = []
     if totals_doc is not None and draw["totals_second"] == "expanded":
