@@ -12,6 +12,8 @@ the rest of the corpus does, never by running a recognizer.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from recognition_corpus.axes.draw import NOT_APPLICABLE, Draw
 from recognition_corpus.axes.osv import OSV_AXES, osv_layout
@@ -22,14 +24,20 @@ KINDS = (("osv", 0.6), ("statement", 0.4))
 AXES = {"osv": OSV_AXES, "statement": STATEMENT_AXES}
 
 
-def generate_axes(seed: int, count: int) -> list[Layout]:
-    """``count`` layouts, the same for a seed; layout ``k`` does not depend on ``count``."""
+def generate_axes(seed: int, count: int, fixed: Mapping[str, Any] | None = None) -> list[Layout]:
+    """``count`` layouts, the same for a seed; layout ``k`` does not depend on ``count``.
+    ``fixed``: axis values every layout takes (an axis added later set to its old behaviour
+    keeps a test's layout as it was)."""
     layouts: list[Layout] = []
     for k in range(count):
         rng = random.Random(f"{seed}:{k}:kind")  # noqa: S311 - test data
         kind = rng.choices([v for v, _ in KINDS], [w for _, w in KINDS])[0]
         name = f"axes-{kind}-{seed}-{k:04d}"
-        layout = osv_layout(seed, k, name) if kind == "osv" else statement_layout(seed, k, name)
+        layout = (
+            osv_layout(seed, k, name, fixed)
+            if kind == "osv"
+            else statement_layout(seed, k, name, fixed)
+        )
         layout.params = {"kind": kind, **layout.params}
         layouts.append(layout)
     return layouts

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -30,13 +31,18 @@ class Draw:
     """The axis values of one layout, each drawn from its own stream; ``record`` is what the
     layout's ``params`` keep (the effective value, or n/a where the axis had no effect)."""
 
-    def __init__(self, seed: int, index: int, axes: dict[str, Axis]) -> None:
+    def __init__(
+        self, seed: int, index: int, axes: dict[str, Axis], fixed: Mapping[str, Any] | None = None
+    ) -> None:
+        """``fixed``: values some axes take whatever the seed draws (the others are drawn
+        as ever: each axis has its own stream)."""
         self.values: dict[str, Any] = {}
         for name, choices in axes.items():
             rng = random.Random(f"{seed}:{index}:axis:{name}")  # noqa: S311 - test data
             values = [v for v, _ in choices]
             weights = [w for _, w in choices]
             self.values[name] = rng.choices(values, weights)[0]
+        self.values.update({k: v for k, v in (fixed or {}).items() if k in axes})
         self.record: dict[str, Any] = dict(self.values)
 
     def __getitem__(self, name: str) -> Any:

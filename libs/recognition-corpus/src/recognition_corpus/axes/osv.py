@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -519,8 +520,8 @@ def _header(
 # --- the sheet ----------------------------------------------------------------------------
 
 
-def osv_layout(seed: int, index: int, name: str) -> Layout:
-    draw = Draw(seed, index, OSV_AXES)
+def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None = None) -> Layout:
+    draw = Draw(seed, index, OSV_AXES, fixed)
     rng = random.Random(f"{seed}:{index}:osv-data")  # noqa: S311 - test data
     variant = draw["variant"]
     chart = _chart(draw)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -130,8 +131,10 @@ def _group_iban(iban: str) -> str:
     return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
 
 
-def statement_layout(seed: int, index: int, name: str) -> Layout:
-    draw = Draw(seed, index, STATEMENT_AXES)
+def statement_layout(
+    seed: int, index: int, name: str, fixed: Mapping[str, Any] | None = None
+) -> Layout:
+    draw = Draw(seed, index, STATEMENT_AXES, fixed)
     rng = random.Random(f"{seed}:{index}:statement-data")  # noqa: S311 - test data
     kind = draw["st_amount_columns"]
     if kind != "amount_flag":
