@@ -16,6 +16,7 @@ from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
 from document_extraction.headers import StatementHeader, find_osv_header, find_statement_header
 from document_extraction.osv import build_osv
+from document_extraction.osv_parts import osv_parts
 from document_extraction.statement import (
     build_statement,
     find_statement_without_table,
@@ -86,19 +87,21 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
                 warning("SHEET_SKIPPED", f"{_describe(grid)} пуст", Locate(grid).where(), INFO)
             )
             continue
-        osv_header = find_osv_header(grid.rows)
-        if osv_header is not None:
-            titles = read_titles(grid.rows, osv_header.first_row)
-            document = build_osv(grid, osv_header, titles)
-            documents.append(document)
-            # (code, name) of the rows whose code can tell the charts apart, picked out without
-            # a Python-level loop over the rows.
-            rows = document.rows
-            evidence = compress(
-                rows, map(CHART_EVIDENCE.__contains__, map(attrgetter("code"), rows))
-            )
-            chart = detect_chart(map(attrgetter("code", "name"), evidence))
-            charts.add(chart)
+        if find_osv_header(grid.rows) is not None:
+            for part in osv_parts(grid):
+                osv_header = find_osv_header(part.rows)
+                if osv_header is None:  # osv_parts keeps only parts with a header
+                    continue
+                titles = read_titles(part.rows, osv_header.first_row)
+                document = build_osv(part, osv_header, titles)
+                documents.append(document)
+                # (code, name) of the rows whose code can tell the charts apart, picked out
+                # without a Python-level loop over the rows.
+                rows = document.rows
+                evidence = compress(
+                    rows, map(CHART_EVIDENCE.__contains__, map(attrgetter("code"), rows))
+                )
+                charts.add(detect_chart(map(attrgetter("code", "name"), evidence)))
             continue
         analysis_header = find_analysis_header(grid.rows)
         if analysis_header is not None:

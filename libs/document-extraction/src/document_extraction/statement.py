@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -64,6 +63,7 @@ from document_extraction.numbers import (
     parse_amount,
 )
 from document_extraction.osv import is_totals_label
+from document_extraction.parts import split_where
 from document_extraction.readings import (
     choose_reading,
     column_readings,
@@ -451,37 +451,15 @@ def statement_parts(grid: Grid) -> list[Grid]:
     lines = {index: norm(line_of(list(row[:MAX_COLUMNS]))) for index, row in enumerate(grid.rows)}
     titles = [index for index, line in lines.items() if line.startswith("выписка")]
     # A title printed again at the top of each page of one statement is no new statement.
-    if (
-        len({lines[index] for index in titles}) < 2
-        or grid.kind != "sheet"
-        or grid.cell_confidence is not None
-    ):
+    if len({lines[index] for index in titles}) < 2:
         return [grid]
-    cuts = [0, *titles[1:], len(grid.rows)]
-    parts: list[Grid] = []
-    for start, end in itertools.pairwise(cuts):
-        parts.append(
-            Grid(
-                grid.name,
-                grid.rows[start:end],
-                row_numbers=[grid.row_number(i) for i in range(start, end)],
-                outline_levels={
-                    i - start: level for i, level in grid.outline_levels.items() if start <= i < end
-                },
-                number_formats={
-                    (r - start, c): f
-                    for (r, c), f in grid.number_formats.items()
-                    if start <= r < end
-                },
-            )
-        )
-    # Only parts that are statements each: otherwise the sheet is one statement.
-    if not all(
-        find_statement_header(part.rows) or find_statement_without_table(part.rows)
-        for part in parts
-    ):
-        return [grid]
-    return parts
+    return split_where(
+        grid,
+        titles[1:],
+        lambda part: bool(
+            find_statement_header(part.rows) or find_statement_without_table(part.rows)
+        ),
+    )
 
 
 def find_statement_without_table(rows: Sequence[Sequence[CellValue]]) -> StatementHeader | None:

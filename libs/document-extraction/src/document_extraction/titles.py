@@ -122,6 +122,12 @@ class TitleLine(NamedTuple):
         return ""
 
 
+def is_osv_title(line: str) -> bool:
+    """Whether a line starts as a trial balance's title does («Оборотно-сальдовая ведомость
+    за …», «Обороты счета 60», «Анализ счета 51»)."""
+    return _OSV_TITLE.match(_read(line).strip()) is not None
+
+
 def _read(text: str) -> str:
     return TitleLine.of(text).read
 
