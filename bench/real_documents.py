@@ -59,6 +59,8 @@ class Case:
 def cases() -> list[Case]:
     found: list[Case] = []
     for path in sorted(MANIFESTS.glob("*.json")):
+        if path.name == "workbooks.json":  # bench.real_workbooks reads those
+            continue
         for item in json.loads(path.read_text())["files"]:
             found.append(_onec_case(item) if "accounts" in item else _swift_case(item))
     return found
@@ -107,11 +109,16 @@ def _swift_case(item: dict[str, Any]) -> Case:
 
 
 def source(case: Case, mirror: Path) -> bytes | None:
-    git = mirror / case.repo.replace("/", "+") / "repo"
+    return git_show(mirror, case.repo, case.commit, case.path)
+
+
+def git_show(mirror: Path, repo: str, commit: str, path: str) -> bytes | None:
+    """A file of a repository's snapshot in the mirror, or None when it is not there."""
+    git = mirror / repo.replace("/", "+") / "repo"
     if not git.exists():
         return None
     shown = subprocess.run(
-        ["git", "--git-dir", str(git), "show", f"{case.commit}:{case.path}"],
+        ["git", "--git-dir", str(git), "show", f"{commit}:{path}"],
         capture_output=True,
         check=False,
     )
