@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
@@ -250,11 +250,12 @@ def _header(
     )
 
 
-def _sum(values: object) -> Decimal | None:
-    items = list(values)  # type: ignore[call-overload]
+def _sum(values: Iterable[Decimal | None]) -> Decimal | None:
+    """The sum of what every section prints; None when one of them leaves it out."""
+    items = list(values)
     if any(v is None for v in items):
         return None
-    return sum(items, Decimal(0))
+    return sum((v for v in items if v is not None), Decimal(0))
 
 
 def _period(start: datetime.date | None, end: datetime.date | None) -> Period | None:
