@@ -13,7 +13,7 @@ import pytest
 
 from recognition_contract import FileType, TrialBalance
 from recognition_corpus import Layout, expected_of, generate
-from recognition_corpus.axes import generate_axes
+from recognition_corpus.axes import WITHOUT_STRUCTURE_AXES, generate_axes
 from recognition_corpus.compare_pages import field_accuracy
 from recognition_corpus.printing import print_setup
 from recognition_corpus.render_pdf import page_expected, render_pdf
@@ -220,8 +220,7 @@ def test_a_photographed_page_with_only_the_signatures_reads_as_its_words_not_its
     # grainy grey paper. OCR took the grain for text (thousands of specks, over two minutes
     # for the page, and the file ended in TIMEOUT) until the grain was made white.
     # The layout as it was found: without the structure axes drawn since (they add rows).
-    plain = {"sections": "none", "totals_second": "none", "st_sequence": "none"}
-    (layout,) = generate_axes(4242, 109, fixed=plain)[108:]
+    (layout,) = generate_axes(4242, 109, fixed=WITHOUT_STRUCTURE_AXES)[108:]
     (photo,) = testing.printed([(layout, print_setup(4242, 108))], ["photo"])
     assert photo.pages == 2
     document = _open_pdf(photo.data, ScanLimits())

@@ -21,6 +21,13 @@ from recognition_corpus.axes.statement import STATEMENT_AXES, statement_layout
 from recognition_corpus.layout import Layout
 
 KINDS = (("osv", 0.6), ("statement", 0.4))
+WITHOUT_STRUCTURE_AXES: dict[str, Any] = {
+    "sections": "none",
+    "totals_second": "none",
+    "st_sequence": "none",
+}
+"""``fixed`` for the layouts as drawn before the structure axes (sections, a second totals
+line, a sequence column): tests measured on a seed keep what they were measured on."""
 AXES = {"osv": OSV_AXES, "statement": STATEMENT_AXES}
 
 
@@ -43,4 +50,12 @@ def generate_axes(seed: int, count: int, fixed: Mapping[str, Any] | None = None)
     return layouts
 
 
-__all__ = ["AXES", "NOT_APPLICABLE", "OSV_AXES", "STATEMENT_AXES", "Draw", "generate_axes"]
+__all__ = [
+    "AXES",
+    "NOT_APPLICABLE",
+    "OSV_AXES",
+    "STATEMENT_AXES",
+    "WITHOUT_STRUCTURE_AXES",
+    "Draw",
+    "generate_axes",
+]
