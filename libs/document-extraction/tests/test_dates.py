@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from document_extraction.dates import parse_date_cell, parse_period
+from document_extraction.dates import parse_date_cell, parse_date_or_none, parse_period, swift_date
 
 D = datetime.date
 
@@ -91,3 +91,24 @@ def test_periods_misread_by_ocr(text: str, start: D, end: D) -> None:
 )
 def test_misread_months_need_a_day_or_a_year_beside_them(text: str) -> None:
     assert parse_period(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("240601", datetime.date(2024, 6, 1)),
+        ("991231", datetime.date(1999, 12, 31)),
+        ("240231", None),
+        ("2406", None),
+        ("24O601", None),
+    ],
+)
+def test_a_swift_date(text: str, value: datetime.date | None) -> None:
+    assert swift_date(text) == value
+
+
+def test_an_optional_date_text() -> None:
+    assert parse_date_or_none("15.06.2024") == datetime.date(2024, 6, 15)
+    assert parse_date_or_none("2024-06-15") == datetime.date(2024, 6, 15)
+    assert parse_date_or_none(None) is None
+    assert parse_date_or_none("31.02.2024") is None

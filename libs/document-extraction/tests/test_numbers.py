@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from document_extraction.numbers import (
+    exchange_amount,
     find_amount_in_text,
     format_cents,
     format_money,
@@ -86,3 +87,22 @@ def test_trailing_minus_and_currency_marks() -> None:
     assert parse_amount("150 руб.").value == Decimal("150")
     assert parse_amount("1 000,00 BYN").penalty > parse_amount("1 000,00").penalty
     assert parse_amount("руб.").problem is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1234.56", Decimal("1234.56")),
+        ("1234,56", Decimal("1234.56")),
+        ("2,", Decimal("2")),
+        ("1 234.5", Decimal("1234.5")),
+        ("-10.00", Decimal("-10.00")),
+        ("", None),
+        (None, None),
+        ("сто", None),
+        ("(100)", None),
+        ("1.234,56", None),
+    ],
+)
+def test_an_amount_as_a_bank_export_writes_it(text: str | None, value: Decimal | None) -> None:
+    assert exchange_amount(text) == value

@@ -102,6 +102,19 @@ def parse_date_text(text: str) -> datetime.date | None:
     return None
 
 
+def parse_date_or_none(text: str | None) -> datetime.date | None:
+    """A date written as text (``parse_date_text``), None for no text."""
+    return parse_date_text(text) if text else None
+
+
+def swift_date(text: str) -> datetime.date | None:
+    """``YYMMDD`` of SWIFT messages (years 00-79 are 20xx)."""
+    if len(text) != 6 or not text.isdigit():
+        return None
+    year = int(text[:2])
+    return _make_date(int(text[4:]), int(text[2:4]), (2000 if year < 80 else 1900) + year)
+
+
 def parse_date_cell(cell: CellValue) -> tuple[datetime.date | None, int]:
     """A date cell or a date written as text; the second value is the confidence penalty."""
     if isinstance(cell, datetime.datetime):

@@ -26,6 +26,9 @@ _DASHES = re.compile(f"[{re.escape(DASH_MARKS)}]{{1,3}}")
 _PLAIN = re.compile(r"\d+(?:[.,]\d+)?")
 _GROUPED_COMMA = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _GROUPED_DOT = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+# An amount as a bank's export writes it: digits, one decimal mark (a point in 1C and camt, a
+# comma in MT940, which may end with it: "2,"), an optional minus.
+_EXCHANGE_AMOUNT = re.compile(r"-?\d+(?:[.,]\d*)?")
 _SPACED = re.compile(r"[-\u2212(]?\s*\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?\s*\)?")
 
 
@@ -201,3 +204,14 @@ def format_cents(cents: int | None) -> Money | None:
     if cents < 0:
         return Money("-" + str(-cents // 100) + FRACTIONS[-cents % 100])
     return Money(str(cents // 100) + FRACTIONS[cents % 100])
+
+
+def exchange_amount(text: str | None) -> Decimal | None:
+    """``1234.56``, ``1234,56``, ``2,``, ``1 234.56`` as an export writes amounts; None when
+    empty or no amount (nothing else a printed page allows: no parentheses, no currency)."""
+    if text is None:
+        return None
+    compact = text.strip().replace(" ", "").replace("\u00a0", "")
+    if not _EXCHANGE_AMOUNT.fullmatch(compact):
+        return None
+    return Decimal(compact.replace(",", "."))

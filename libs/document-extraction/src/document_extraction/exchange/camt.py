@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any, Final
 from xml.parsers import expat
 
+from document_extraction.dates import parse_date_or_none
 from document_extraction.exchange.decoding import decode
 from document_extraction.exchange.model import (
     Direction,
@@ -23,9 +24,9 @@ from document_extraction.exchange.model import (
     Refused,
     Section,
 )
-from document_extraction.exchange.tokens import exchange_amount, exchange_date
 from document_extraction.findings import INFO, warning
 from document_extraction.identifiers import compact
+from document_extraction.numbers import exchange_amount
 from recognition_contract import ErrorCode, Warning
 
 OPENING_CODES: Final = ("OPBD", "PRCD")
@@ -267,4 +268,4 @@ def _purpose(details: Node) -> str | None:
 
 
 def _date(text: str | None) -> datetime.date | None:
-    return exchange_date(text[:10]) if text else None
+    return parse_date_or_none(text[:10]) if text else None

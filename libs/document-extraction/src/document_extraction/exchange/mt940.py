@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Final
 
+from document_extraction.dates import swift_date
 from document_extraction.exchange.decoding import decode
 from document_extraction.exchange.model import (
     Direction,
@@ -23,9 +24,9 @@ from document_extraction.exchange.model import (
     Section,
     text_locator,
 )
-from document_extraction.exchange.tokens import exchange_amount, swift_date
 from document_extraction.findings import warning
 from document_extraction.identifiers import compact
+from document_extraction.numbers import exchange_amount
 from recognition_contract import ErrorCode, Warning
 
 _TAG: Final = re.compile(r"^:(\d{2}[A-Z]?|NS):(.*)$")

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from document_extraction.dates import parse_date_or_none
 from document_extraction.exchange.decoding import REPLACEMENT, declared_encoding, decode
 from document_extraction.exchange.model import (
     Entry,
@@ -20,9 +21,9 @@ from document_extraction.exchange.model import (
     Section,
     text_locator,
 )
-from document_extraction.exchange.tokens import exchange_amount, exchange_date
 from document_extraction.findings import INFO, warning
 from document_extraction.identifiers import compact, normalize_kpp
+from document_extraction.numbers import exchange_amount
 from recognition_contract import ErrorCode, Locator, Warning
 
 SIGNATURE: Final = "1CClientBankExchange"
@@ -70,7 +71,10 @@ def read_onec(source: bytes) -> tuple[Ledger, tuple[str, ...]]:
             "Названия полей файла 1С испорчены при перекодировке (символы «\ufffd» вместо "
             "букв): выгрузите выписку из банка заново",
         )
-    start, end = exchange_date(header.get("ДатаНачала")), exchange_date(header.get("ДатаКонца"))
+    start, end = (
+        parse_date_or_none(header.get("ДатаНачала")),
+        parse_date_or_none(header.get("ДатаКонца")),
+    )
     notes += _header_date_notes(header, start, end)
     ledger = Ledger(
         format="1CClientBankExchange",
@@ -192,8 +196,8 @@ def _section(record: Record) -> Section | None:
     return Section(
         lines=record.lines,
         account=compact(account),
-        start=exchange_date(record.get("ДатаНачала")),
-        end=exchange_date(record.get("ДатаКонца")),
+        start=parse_date_or_none(record.get("ДатаНачала")),
+        end=parse_date_or_none(record.get("ДатаКонца")),
         opening=exchange_amount(record.get("НачальныйОстаток")),
         credits=exchange_amount(record.get("ВсегоПоступило")),
         debits=exchange_amount(record.get("ВсегоСписано")),
@@ -208,14 +212,14 @@ def _entry(record: Record) -> Entry | None:
     return Entry(
         lines=record.lines,
         amount=amount,
-        date=exchange_date(record.get("Дата")),
+        date=parse_date_or_none(record.get("Дата")),
         number=record.get("Номер"),
         kind=record.title,
         purpose=_purpose(record),
         payer=_party(record, "Плательщик"),
         receiver=_party(record, "Получатель"),
-        debited_on=exchange_date(record.get("ДатаСписано")),
-        credited_on=exchange_date(record.get("ДатаПоступило")),
+        debited_on=parse_date_or_none(record.get("ДатаСписано")),
+        credited_on=parse_date_or_none(record.get("ДатаПоступило")),
     )
 
 
