@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from document_extraction import Grid
-from document_extraction.exchange import TEXT_SHEET, ExchangeFormat, Refused, read_exchange
+from document_extraction.exchange import FILE_TYPES, TEXT_SHEET, Refused, read_exchange
 from recognition_contract import FileType, Severity, Warning
 from recognition_worker import Recognition, RecognitionError
 from tabular_parser.source import source_files
@@ -15,11 +15,6 @@ from tabular_parser.source import source_files
 EXCHANGE_TYPES: Final = frozenset({FileType.TXT, FileType.XML})
 # A text line is a few dozen bytes: a chunk of this many is about as large as a sheet's.
 TEXT_CHUNK_LINES: Final = 20_000
-_TYPE_OF: Final = {
-    ExchangeFormat.ONEC: FileType.TXT,
-    ExchangeFormat.MT940: FileType.TXT,
-    ExchangeFormat.CAMT053: FileType.XML,
-}
 
 
 def recognize_exchange(file_type: FileType, source: bytes, original_name: str) -> Recognition:
@@ -30,7 +25,7 @@ def recognize_exchange(file_type: FileType, source: bytes, original_name: str) -
     except Refused as exc:
         raise RecognitionError(exc.code, exc.reason) from None
     warnings: list[Warning] = []
-    if _TYPE_OF[read.format] is not file_type:
+    if FILE_TYPES[read.format] is not file_type:
         warnings.append(
             Warning(
                 code="FILE_TYPE_MISMATCH",

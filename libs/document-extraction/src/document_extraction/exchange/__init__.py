@@ -13,7 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from document_extraction.accounts import UNKNOWN_CHART
-from document_extraction.exchange.formats import HEAD_BYTES, ExchangeFormat, exchange_format
+from document_extraction.exchange.formats import (
+    FILE_TYPES,
+    HEAD_BYTES,
+    ExchangeFormat,
+    exchange_format,
+)
 from document_extraction.exchange.model import TEXT_SHEET, Ledger, Refused
 from document_extraction.exchange.onec import read_onec
 from document_extraction.exchange.statements import statements
@@ -22,6 +27,7 @@ from document_extraction.findings import needs_check
 from recognition_contract import ErrorCode
 
 __all__ = [
+    "FILE_TYPES",
     "HEAD_BYTES",
     "TEXT_SHEET",
     "ExchangeFormat",

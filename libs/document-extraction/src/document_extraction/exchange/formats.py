@@ -4,11 +4,13 @@ accepts, tabular-parser which reader to use."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Final
 
 from document_extraction.exchange.decoding import UTF8_BOM
 from document_extraction.exchange.onec import is_onec
+from recognition_contract import FileType
 
 # What the first bytes are searched in (the core reads this much before it stores a file).
 HEAD_BYTES: Final = 1024
@@ -21,6 +23,14 @@ class ExchangeFormat(StrEnum):
     ONEC = "1CClientBankExchange"
     MT940 = "MT940"
     CAMT053 = "camt.053"
+
+
+FILE_TYPES: Final[Mapping[ExchangeFormat, FileType]] = {
+    ExchangeFormat.ONEC: FileType.TXT,
+    ExchangeFormat.MT940: FileType.TXT,
+    ExchangeFormat.CAMT053: FileType.XML,
+}
+"""The contract's file type of each format."""
 
 
 def exchange_format(head: bytes) -> ExchangeFormat | None:

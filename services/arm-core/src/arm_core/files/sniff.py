@@ -13,7 +13,7 @@ import re
 import struct
 from pathlib import PurePosixPath
 
-from document_extraction.exchange import ExchangeFormat, exchange_format
+from document_extraction.exchange import FILE_TYPES, exchange_format
 
 EXTENSIONS = {
     ".xls": "XLS",
@@ -30,11 +30,6 @@ EXTENSIONS = {
 }
 # A bank's export is the type its content says, whichever of these names it has.
 EXPORT_TYPES = ("TXT", "XML")
-_EXPORT_FAMILY = {
-    ExchangeFormat.ONEC: "TXT",
-    ExchangeFormat.MT940: "TXT",
-    ExchangeFormat.CAMT053: "XML",
-}
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP = b"PK\x03\x04"
@@ -64,7 +59,7 @@ def family_of(head: bytes) -> str | None:
     if b"%PDF-" in head[:_PDF_WINDOW]:
         return "PDF"
     export = exchange_format(head)
-    return _EXPORT_FAMILY[export] if export is not None else None
+    return FILE_TYPES[export].value if export is not None else None
 
 
 _FAMILY = {
