@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from document_extraction.accounts import UNKNOWN_CHART
+from document_extraction.exchange.camt import read_camt
 from document_extraction.exchange.formats import (
     FILE_TYPES,
     HEAD_BYTES,
@@ -20,6 +21,7 @@ from document_extraction.exchange.formats import (
     exchange_format,
 )
 from document_extraction.exchange.model import TEXT_SHEET, Ledger, Refused
+from document_extraction.exchange.mt940 import read_mt940
 from document_extraction.exchange.onec import read_onec
 from document_extraction.exchange.statements import statements
 from document_extraction.extract import Extraction
@@ -40,15 +42,11 @@ __all__ = [
 Reader = Callable[[bytes], tuple[Ledger, tuple[str, ...]]]
 
 
-def _readers() -> dict[ExchangeFormat, Reader]:
-    from document_extraction.exchange.camt import read_camt
-    from document_extraction.exchange.mt940 import read_mt940
-
-    return {
-        ExchangeFormat.ONEC: read_onec,
-        ExchangeFormat.MT940: read_mt940,
-        ExchangeFormat.CAMT053: read_camt,
-    }
+READERS: dict[ExchangeFormat, Reader] = {
+    ExchangeFormat.ONEC: read_onec,
+    ExchangeFormat.MT940: read_mt940,
+    ExchangeFormat.CAMT053: read_camt,
+}
 
 
 @dataclass(frozen=True)
@@ -69,7 +67,7 @@ def read_exchange(source: bytes) -> ExchangeRead:
             ErrorCode.INVALID_FORMAT,
             "Файл не является выпиской 1CClientBankExchange, MT940 или camt.053",
         )
-    ledger, lines = _readers()[found](source)
+    ledger, lines = READERS[found](source)
     documents, warnings = statements(ledger)
     if not documents:
         raise Refused(

@@ -140,7 +140,6 @@ def read_camt(source: bytes) -> tuple[Ledger, tuple[str, ...]]:
     lines = decode(source).lines
     return (
         Ledger(
-            format="camt.053",
             sections=tuple(sections),
             entries=tuple(entries),
             currencies=ledger_maps["currencies"],

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -11,10 +12,10 @@ from recognition_contract import ErrorCode
 
 UTF8_BOM: Final = b"\xef\xbb\xbf"
 # 1C names its encodings in words: ``Windows`` (1251) and ``DOS`` (866).
-DECLARED: Final = {"windows": "cp1251", "windows-1251": "cp1251", "dos": "cp866", "utf-8": "utf-8"}
+DECLARED: Final = {"windows": "cp1251", "windows-1251": "cp1251", "dos": "cp866"}
 # Control characters never found in a text export; a file with them is binary named .txt.
-# SWIFT envelopes keep their SOH and ETX (1, 3).
-_BINARY: Final = frozenset(range(0, 32)) - {1, 3, 9, 10, 12, 13, 26}
+# Tabs, line ends, form feeds and DOS's end-of-file stay; SWIFT envelopes keep SOH and ETX.
+_BINARY: Final = re.compile(rb"[\x00\x02\x04-\x08\x0b\x0e-\x19\x1b-\x1f]")
 REPLACEMENT: Final = "\ufffd"
 
 
@@ -27,7 +28,7 @@ class Text:
 def decode(source: bytes, declared: str | None = None) -> Text:
     """The file's lines (without line ends; CRLF, LF and CR alike) and the encoding read.
     ``Refused`` INVALID_FORMAT for binary content."""
-    if any(byte in _BINARY for byte in source[:65536]):
+    if _BINARY.search(source, 0, 65536) is not None:
         raise Refused(ErrorCode.INVALID_FORMAT, "Файл не текстовый: в нём двоичные данные")
     body = source[len(UTF8_BOM) :] if source.startswith(UTF8_BOM) else source
     encoding = _encoding(body, declared)
@@ -43,8 +44,7 @@ def _encoding(body: bytes, declared: str | None) -> str:
     else:
         # Cyrillic in cp1251 is never valid UTF-8 beyond a few bytes: valid UTF-8 is UTF-8.
         return "utf-8"
-    named = DECLARED.get((declared or "").strip().lower())
-    return named if named is not None and named != "utf-8" else "cp1251"
+    return DECLARED.get((declared or "").strip().lower(), "cp1251")
 
 
 def declared_encoding(source: bytes) -> str | None:

@@ -91,12 +91,10 @@ class Section:
 class Ledger:
     """A whole exchange file: sections and entries in file order, and what its header says."""
 
-    format: Literal["1CClientBankExchange", "MT940", "camt.053"]
     sections: tuple[Section, ...]
     entries: tuple[Entry, ...]
     accounts: tuple[str, ...] = ()
     """Accounts the header names (1C ``РасчСчет=`` lines)."""
-    sender: str | None = None
     start: datetime.date | None = None
     end: datetime.date | None = None
     currencies: dict[str, str] = field(default_factory=dict)

@@ -80,7 +80,6 @@ def read_mt940(source: bytes) -> tuple[Ledger, tuple[str, ...]]:
             currencies.setdefault(section.account, section.currency)
     return (
         Ledger(
-            format="MT940",
             sections=tuple(sections),
             entries=tuple(entries),
             currencies=currencies,
@@ -119,9 +118,9 @@ def _message(message: _Message) -> tuple[Section | None, list[Entry], list[Warni
     account: str | None = None
     opening: tuple[Decimal, datetime.date | None, str] | None = None
     closing: tuple[Decimal, datetime.date | None, str] | None = None
-    entries: list[Entry] = []
     problems: list[Warning] = []
-    pending: _Field | None = None
+    # Each :61: with the :86: that describes it, when one follows.
+    lines: list[tuple[_Field, _Field | None]] = []
     for item in message.fields:
         if item.tag == "25":
             # ``NL69INGB0123456789 EUR``, ``INGBNL2A/0123456789``: the account is the first word.
@@ -131,14 +130,14 @@ def _message(message: _Message) -> tuple[Section | None, list[Entry], list[Warni
         elif item.tag in ("62F", "62M"):
             closing = _balance(item.value)
         elif item.tag == "61":
-            if pending is not None:
-                entries += _entry(pending, None, account, problems)
-            pending = item
-        elif item.tag == "86" and pending is not None:
-            entries += _entry(pending, item, account, problems)
-            pending = None
-    if pending is not None:
-        entries += _entry(pending, None, account, problems)
+            lines.append((item, None))
+        elif item.tag == "86" and lines and lines[-1][1] is None:
+            lines[-1] = (lines[-1][0], item)
+    entries = [
+        entry
+        for line, info in lines
+        if (entry := _entry(line, info, account, problems)) is not None
+    ]
     if account is None:
         return None, [], problems
     first, last = message.fields[0].first, message.fields[-1].last
@@ -171,7 +170,7 @@ def _balance(value: str) -> tuple[Decimal, datetime.date | None, str] | None:
 
 def _entry(
     line: _Field, info: _Field | None, account: str | None, problems: list[Warning]
-) -> list[Entry]:
+) -> Entry | None:
     found = _LINE.match(line.value)
     amount = exchange_amount(found["amount"]) if found else None
     if found is None or amount is None:
@@ -182,26 +181,23 @@ def _entry(
                 text_locator(Lines(line.first, line.last)),
             )
         )
-        return []
+        return None
     value_date = swift_date(found["value"])
     description = info.value if info is not None else None
     counterparty, purpose = _details(description)
     reference = (found["reference"] or "").strip()
     direction = _DIRECTIONS[found["mark"]]
-    return [
-        Entry(
-            lines=Lines(line.first, info.last if info is not None else line.last),
-            amount=amount,
-            date=_booking_date(value_date, found["entry"]),
-            number=reference if reference and reference.upper() != "NONREF" else None,
-            kind=None,
-            purpose=purpose,
-            payer=counterparty if direction == "credit" else Party(),
-            receiver=counterparty if direction == "debit" else Party(),
-            direction=direction,
-            account=account,
-        )
-    ]
+    return Entry(
+        lines=Lines(line.first, info.last if info is not None else line.last),
+        amount=amount,
+        date=_booking_date(value_date, found["entry"]),
+        number=reference if reference and reference.upper() != "NONREF" else None,
+        purpose=purpose,
+        payer=counterparty if direction == "credit" else Party(),
+        receiver=counterparty if direction == "debit" else Party(),
+        direction=direction,
+        account=account,
+    )
 
 
 def _booking_date(value: datetime.date | None, entry: str | None) -> datetime.date | None:

@@ -77,11 +77,9 @@ def read_onec(source: bytes) -> tuple[Ledger, tuple[str, ...]]:
     )
     notes += _header_date_notes(header, start, end)
     ledger = Ledger(
-        format="1CClientBankExchange",
         sections=tuple(s for s in map(_section, sections) if s is not None),
         entries=tuple(e for e in map(_entry, documents) if e is not None),
         accounts=tuple(dict.fromkeys(map(compact, header.all("РасчСчет")))),
-        sender=header.get("Отправитель"),
         start=start,
         end=end,
         warnings=tuple(notes) + tuple(_unread_amounts(documents)),
