@@ -7,6 +7,7 @@ import asyncio
 import json
 from datetime import timedelta
 
+import pytest
 import structlog
 
 from arm_core.testing import (
@@ -42,6 +43,25 @@ async def test_публикация_запроса_парсеру(make_core_sett
     assert job["reply_deadline"] == request.reply_deadline
     assert job["reply_deadline"] - job["published_at"] > timedelta(seconds=9)
     assert (await file_row(settings.database_dsn, file_id))["status"] == "UPLOADED"
+
+
+@pytest.mark.parametrize("file_type", ["TXT", "XML"])
+async def test_a_bank_export_is_requested_at_the_version_that_has_its_type(
+    make_core_settings, stub_service: StubService, file_type: str
+) -> None:
+    """MAJOR 1 has no TXT or XML: such a request goes out as 2.3, others stay 1.0."""
+    await stub_service.listen()
+    settings = make_core_settings()
+    async with run_core(settings):
+        await insert_file_with_job(
+            settings.database_dsn, file_type=file_type, original_name="kl_to_1c.txt"
+        )
+        msg = await stub_service.next_request(timeout=10)
+    payload = json.loads(msg.data)
+    validate_request(payload)
+    request = parse_request(msg.data)
+    assert (request.schema_version, request.file_type.value) == ("2.3", file_type)
+    assert msg.subject == "files.tabular_uploaded"
 
 
 async def test_image_jobs_go_to_the_image_subject(make_core_settings, stub_service) -> None:
