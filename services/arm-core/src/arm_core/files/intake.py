@@ -221,20 +221,20 @@ async def store_upload(
     family = family_of(head)
     if file_type in ("XLSX", "XLSB") and family == "OLE2":
         await _refuse_protected(guard, file_type, max_bytes)
-    if file_type in EXPORT_TYPES and not family_agrees(file_type, family):
-        raise IntakeError(
-            415,
-            "UNSUPPORTED_FORMAT",
-            "файл не является выпиской 1CClientBankExchange, MT940 или camt.053; " + ACCEPTED,
-        )
-    if not family_agrees(file_type, family):
+    if file_type in EXPORT_TYPES:
+        if family not in EXPORT_TYPES:
+            raise IntakeError(
+                415,
+                "UNSUPPORTED_FORMAT",
+                "файл не является выпиской 1CClientBankExchange, MT940 или camt.053; " + ACCEPTED,
+            )
+        file_type = family  # a camt.053 named .txt is XML, an MT940 named .xml is TXT
+    elif not family_agrees(file_type, family):
         raise IntakeError(
             415,
             "UNSUPPORTED_FORMAT",
             f"содержимое файла не соответствует расширению {file_type}",
         )
-    if file_type in EXPORT_TYPES and family is not None:
-        file_type = family  # a camt.053 named .txt is XML, an MT940 named .xml is TXT
     file_id = new_id()
     job_id = new_id()
     key = object_key(str(file_id), file_type)

@@ -62,21 +62,12 @@ def family_of(head: bytes) -> str | None:
     return FILE_TYPES[export].value if export is not None else None
 
 
-_FAMILY = {
-    "XLS": "OLE2",
-    "XLSX": "ZIP",
-    "XLSB": "ZIP",
-    "PDF": "PDF",
-    "PNG": "PNG",
-    "JPG": "JPG",
-    "TXT": "TXT",
-    "XML": "XML",
-}
+_FAMILY = {"XLS": "OLE2", "XLSX": "ZIP", "XLSB": "ZIP", "PDF": "PDF", "PNG": "PNG", "JPG": "JPG"}
 
 
 def family_agrees(file_type: str, family: str | None) -> bool:
-    if file_type in EXPORT_TYPES:
-        return family in EXPORT_TYPES
+    """Whether a workbook's, PDF's or image's extension agrees with its bytes (a bank's export
+    is whichever of EXPORT_TYPES its bytes say)."""
     return _FAMILY[file_type] == family
 
 
