@@ -54,9 +54,10 @@ _QUANTITY_FORMS = ("кол-во", "кол.")
 # The shortest totals or quantity caption ("Кол").
 _LEAST_CAPTION = 3
 # Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
-_SECTION_TOTALS = re.compile(r"\bраздел[ау]?\b", re.IGNORECASE)
-_SECTION = re.compile(r"^(?:раздел|глава|section)\s+[\divxlcm]+\b", re.IGNORECASE)
 _TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
+# A balance's sections: a heading («Раздел II. Запасы») and a subtotal («Итого по разделу II»).
+_SECTION = re.compile(r"^(?:раздел|глава|section)\s+[\divxlcm]+\b", re.IGNORECASE)
+_SECTION_TOTALS = re.compile(r"\bраздел[ау]?\b", re.IGNORECASE)
 # Indicator sub-rows that are not the document: quantities, tax accounting, differences,
 # currency amounts. The document is the accounting (БУ) row.
 _OTHER_INDICATOR = re.compile(r"^(?:ну|пр|вр|вал(?:юта|\.)?|нал(?:оговый|\.)?)(?![а-яa-z])")
