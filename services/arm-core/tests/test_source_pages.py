@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import uuid
 
 import psycopg
@@ -139,3 +140,40 @@ async def test_a_damaged_index_is_as_good_as_none(make_core_settings) -> None:
             answer = await core.client.get(f"/api/v1/files/{file_id}/source/pages/1")
             answers.append((answer.status_code, answer.json()["error"]["code"]))
     assert answers == [(404, "SOURCE_NOT_KEPT"), (404, "SOURCE_NOT_KEPT")]
+
+
+async def test_a_text_files_operation_opens_all_its_lines(make_core_settings) -> None:
+    from document_extraction import Grid
+    from tabular_parser.source import source_files
+
+    settings = make_core_settings(nats_enabled=False)
+    file_id, job_id = await insert_file_with_job(
+        settings.database_dsn, file_type="TXT", status="done", original_name="kl_to_1c.txt"
+    )
+    prefix = raw_prefix(file_id, job_id)
+    lines = [[f"line {k}"] for k in range(1, 2001)]
+    storage = open_storage(settings.storage)
+    for name, body in source_files([Grid("Текст", lines)], chunk_rows=20_000).items():
+        await storage.put(prefix + name, body)
+    async with await psycopg.AsyncConnection.connect(settings.database_dsn, autocommit=True) as c:
+        await c.execute(
+            "UPDATE recognition_job SET metrics = jsonb_build_object('raw_s3_key', %s::text)"
+            " WHERE id = %s",
+            (prefix, job_id),
+        )
+    async with run_core(settings) as core:
+
+        async def highlighted(**params: int) -> list[str]:
+            page = await core.client.get(
+                f"/ui/files/{file_id}/source", params={"sheet": "Текст", **params}
+            )
+            assert page.status_code == 200, page.text
+            assert "Строка" in page.text and "файла" in page.text
+            return re.findall(r'class="here"[^>]*><td class="where">(\d+)</td>', page.text)
+
+        assert await highlighted(row=40, row_end=44) == ["40", "41", "42", "43", "44"]
+        # A span ending above its start is the start alone.
+        assert await highlighted(row=40, row_end=12) == ["40"]
+        # A span longer than a window holds is shown from its start, the window bounded.
+        shown = await highlighted(row=100, row_end=1900)
+        assert shown[0] == "100" and len(shown) == 501

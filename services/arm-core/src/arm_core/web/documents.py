@@ -87,6 +87,7 @@ def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
 
 # Rows shown above and below the one a source link points at.
 AROUND = 15
+# The most rows a window holds around a span of lines (a camt.053 entry may run to hundreds).
 MAX_SPAN = 500
 # A page shows this many rows (or operations) of a document: a 100,000-row trial balance opens
 # at once, a page at a time.
@@ -202,7 +203,8 @@ async def source_page(
             status_code=422,
         )
     # An operation of a text file spans its lines: the window holds them all, within reason.
-    around = min(AROUND + max(0, (row_end or row) - row), MAX_SPAN)
+    last = max(row, row_end or row)
+    around = min(AROUND + last - row, MAX_SPAN)
     window, problem = None, None
     try:
         window = await sheet_window(
@@ -223,7 +225,7 @@ async def source_page(
             **context,
             "sheet": sheet,
             "row": row,
-            "row_end": max(row, row_end or row),
+            "row_end": last,
             "around": around,
             "window": window,
             "lines": laid_out(window) if window else [],
