@@ -18,146 +18,18 @@ from dataclasses import dataclass
 from document_extraction.grid import CellValue
 from document_extraction.lookalikes import Vocabulary, cyrillic_spelling, ocr_budget, ocr_distance
 from document_extraction.text import is_counter, norm
+from document_extraction.vocabulary import (
+    CANONICAL,
+    DATE_WORD,
+    NUMBER_WORD,
+    OCR_READINGS,
+    STOP_WORDS,
+)
 
 # Widest table a header is looked for in; real exports have a few dozen columns.
 MAX_COLUMNS = 256
 
-DATE_WORD = "<дата>"
-NUMBER_WORD = "<число>"
 
-# Word forms and abbreviations (after lower case, ё as е, dots dropped) to one word each.
-# Short captions as OCR misreads them: whole words only, never the part of a longer word
-# read without a space ("валют" is no "вал" and "ют"). No caption says these otherwise,
-# and words this short are matched exactly.
-_OCR_READINGS = {
-    # Bold "ДТ" and "ОБ." read as "АТ", "Ar", "ОВ.".
-    "ат": "дебет",
-    "ar": "дебет",
-    "аг": "дебет",
-    "ов": "оборот",
-    # "К-Т" with its К and hyphen read as one letter; "КТ" with its Т read as r.
-    "ют": "кредит",
-    "kr": "кредит",
-    # "№" read as the Latin letters of its strokes.
-    "ne": "№",
-    # "ИНН" with its И read as Н, or all of it in Latin strokes.
-    "ннн": "инн",
-    "whh": "инн",
-    "uhh": "инн",
-}
-_CANONICAL = {
-    "сальдо": "сальдо",
-    "остаток": "сальдо",
-    "остатки": "сальдо",
-    "ост": "сальдо",
-    "начало": "начало",
-    "начала": "начало",
-    "начальное": "начало",
-    "начальный": "начало",
-    "нач": "начало",
-    "входящее": "начало",
-    "входящий": "начало",
-    "входящие": "начало",
-    "вход": "начало",
-    "вх": "начало",
-    "конец": "конец",
-    "конца": "конец",
-    "конечное": "конец",
-    "конечный": "конец",
-    "кон": "конец",
-    "исходящее": "конец",
-    "исходящий": "конец",
-    "исходящие": "конец",
-    "исх": "конец",
-    "оборот": "оборот",
-    "обороты": "оборот",
-    "оборотов": "оборот",
-    "оборота": "оборот",
-    "об": "оборот",
-    "дебет": "дебет",
-    "дебета": "дебет",
-    "дебету": "дебет",
-    "дебетовый": "дебет",
-    "дебетовое": "дебет",
-    "актив": "дебет",
-    "активное": "дебет",
-    "активный": "дебет",
-    "деб": "дебет",
-    "дб": "дебет",
-    "дт": "дебет",
-    "д": "дебет",
-    "кредит": "кредит",
-    "кредита": "кредит",
-    "кредиту": "кредит",
-    "кредитовый": "кредит",
-    "кредитовое": "кредит",
-    "пассив": "кредит",
-    "пассивное": "кредит",
-    "пассивный": "кредит",
-    "кред": "кредит",
-    "кр": "кредит",
-    "кт": "кредит",
-    "к": "кредит",
-    "счет": "счет",
-    "счета": "счет",
-    "счету": "счет",
-    "сч": "счет",
-    "субсчет": "счет",
-    "наименование": "наименование",
-    "наим": "наименование",
-    "название": "наименование",
-    "корреспондирующий": "корр",
-    "корреспондирующего": "корр",
-    "корр": "корр",
-    "кор": "корр",
-    "корсчет": "корр",
-    "количество": "количество",
-    "кол": "количество",
-    "колво": "количество",
-    "показатели": "показатели",
-    "показатель": "показатели",
-    "период": "период",
-    "периода": "период",
-    "итого": "итого",
-    "всего": "итого",
-    "итог": "итого",
-    # English captions of foreign banks' and re-exported statements.
-    "date": "дата",
-    # Polish, Italian, Romanian exports' "Data operacji"; OCR's reading of "Дата" as well.
-    "data": "дата",
-    "amount": "сумма",
-    "sum": "сумма",
-    "debit": "дебет",
-    "credit": "кредит",
-    "balance": "сальдо",
-    "opening": "начало",
-    "closing": "конец",
-    "description": "назначение",
-    "details": "назначение",
-    "memo": "назначение",
-    "narrative": "назначение",
-    "purpose": "назначение",
-    "payee": "контрагент",
-    "payer": "контрагент",
-    "counterparty": "контрагент",
-    "beneficiary": "контрагент",
-    "reference": "номер",
-    "number": "номер",
-    "type": "тип",
-    "account": "счет",
-    "currency": "валюта",
-    "status": "статус",
-    "state": "статус",
-    "валюта": "валюта",
-    "валюте": "валюта",
-    "валюты": "валюта",
-    "вал": "валюта",
-    **_OCR_READINGS,
-}
-# Words that carry no meaning in a caption.
-_STOP = frozenset(
-    {"на", "за", "по", "в", "во", "и", "с", "со", "из", "от", "до", "для", "г", "год", "года"}
-)
 # "Д-т", "К/т"; OCR may run the next word on ("Д-тза период", "д-тсальдо"), or the word before
 # ("ПериодД-т": no word of a caption has "д-т" or "к-т" inside it).
 _SIDE_PAIRS = re.compile(r"(?:\b|(?<=[а-я]{2}))([дк])\s*[-/]\s*т(?=\b|[а-я])")
@@ -175,19 +47,19 @@ def caption_vocabulary(words: Iterable[str]) -> Vocabulary:
     """The caption words a header model looks for, with every form and abbreviation above, to
     be found again where OCR misread a letter or two of them."""
     meanings = {word: word for word in words}
-    meanings.update(_CANONICAL)
+    meanings.update(CANONICAL)
     return Vocabulary(meanings)
 
 
 def _known(token: str, vocabulary: Vocabulary | None) -> str | None:
     """The meaning of a word read exactly, or spelled in Latin look-alikes ("KT")."""
-    meaning = _CANONICAL.get(token) if vocabulary is None else vocabulary.meaning(token)
+    meaning = CANONICAL.get(token) if vocabulary is None else vocabulary.meaning(token)
     if meaning is not None:
         return meaning
     spelled = cyrillic_spelling(token)
     if spelled is None:
         return None
-    return _CANONICAL.get(spelled) if vocabulary is None else vocabulary.meaning(spelled)
+    return CANONICAL.get(spelled) if vocabulary is None else vocabulary.meaning(spelled)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -211,7 +83,7 @@ def read_caption(text: str, vocabulary: Vocabulary | None = None) -> tuple[froze
         if token.isdigit():
             found.add(NUMBER_WORD)
             continue
-        if token in _STOP:
+        if token in STOP_WORDS:
             continue
         meaning = _known(token, vocabulary)
         if meaning is None and vocabulary is not None:
@@ -241,12 +113,12 @@ def _squashed(token: str, vocabulary: Vocabulary, *, near: bool = False) -> froz
     for cut in range(1, len(token)):
         pair = token[:cut], token[cut:]
         parts = [
-            None if p in _STOP or len(p) < 2 or p in _OCR_READINGS else _known(p, vocabulary)
+            None if p in STOP_WORDS or len(p) < 2 or p in OCR_READINGS else _known(p, vocabulary)
             for p in pair
         ]
         if near and sum(m is None for m in parts) == 1:
             parts = [m or vocabulary.nearest(p) for p, m in zip(pair, parts, strict=True)]
-        known = all(p in _STOP or m is not None for p, m in zip(pair, parts, strict=True))
+        known = all(p in STOP_WORDS or m is not None for p, m in zip(pair, parts, strict=True))
         if known and any(parts):
             splits.add(frozenset(m for m in parts if m is not None))
     return splits.pop() if len(splits) == 1 else frozenset()

@@ -43,6 +43,34 @@ from document_extraction.numbers import parse_amount, read_cents
 from document_extraction.readings import direction_of
 from document_extraction.row_numbers import is_running_sequence
 from document_extraction.text import as_text, is_counter, is_empty
+from document_extraction.vocabulary import (
+    ACCOUNT_WORDS,
+    AMOUNT_WORDS,
+    BALANCE_WORDS,
+    BANK_WORDS,
+    BIC_WORDS,
+    CAPTION_WORDS,
+    CARD_WORDS,
+    CODE_WORDS,
+    CREDIT_WORDS,
+    DATE_PREFERRED,
+    DEBIT_WORDS,
+    DIRECTION_WORDS,
+    EQUIVALENT_WORDS,
+    INCOME_WORDS,
+    INDICATOR_TEXTS,
+    LABEL_WORDS,
+    NAME_WORDS,
+    NOT_NAME_WORDS,
+    NUMBER_WORDS,
+    OUTGO_WORDS,
+    PURPOSE_WORDS,
+    SEQUENCE_WORDS,
+    STATUS_WORDS,
+    TAX_ID_WORDS,
+    TAX_REGISTRATION_WORDS,
+    UNNAMED_WORDS,
+)
 from recognition_contract import MONEY_FIELDS
 
 __all__ = [
@@ -213,9 +241,6 @@ def _money_group(words: frozenset[str]) -> str | None:
     return None
 
 
-_UNNAMED_WORDS = frozenset({"сумма", "дебет", "кредит", "период"})
-_INCOME_WORDS = frozenset({"приход", "поступление", "поступило", "получено"})
-_OUTGO_WORDS = frozenset({"расход", "выбытие", "выбыло", "списание", "списано"})
 MOVEMENT = "movement"
 
 
@@ -229,12 +254,12 @@ def money_role(column: Column) -> tuple[str, str | None] | None:
     if group is None:
         # "Сумма по дебету" between the balances: a turnover that does not say so (or whose
         # word for it OCR read as digits, "06." for "Об.").
-        if side is not None and words - {NUMBER_WORD} <= _UNNAMED_WORDS:
+        if side is not None and words - {NUMBER_WORD} <= UNNAMED_WORDS:
             return "unnamed", side
         # "Приход | Расход": turnovers whose side the body's arithmetic confirms or turns.
-        if column.own & _INCOME_WORDS:
+        if column.own & INCOME_WORDS:
             return MOVEMENT, "debit"
-        if column.own & _OUTGO_WORDS:
+        if column.own & OUTGO_WORDS:
             return MOVEMENT, "credit"
         return None
     return group, side
@@ -364,27 +389,6 @@ def _row_cents(row: Sequence[CellValue], columns: Sequence[int]) -> dict[int, in
     return out
 
 
-_CODE_WORDS = frozenset({"код", "счет", "субконто", "шифр"})
-_LABEL_WORDS = frozenset(
-    {
-        "субконто",
-        "контрагент",
-        "контрагенты",
-        "номенклатура",
-        "статья",
-        "покупатель",
-        "поставщик",
-        "сотрудник",
-        "сотрудники",
-        "работник",
-        "договор",
-        "договоры",
-        "организация",
-    }
-)
-_INDICATOR_TEXTS = frozenset({"бу", "ну", "пр", "вр", "кол.", "кол"})
-
-
 def _label_kind(column: Column) -> str | None:
     """What a column left of the money names by its caption: "indicator", "name", "code",
     "label" (a counterparty, an item), or None."""
@@ -392,14 +396,14 @@ def _label_kind(column: Column) -> str | None:
     own = column.own if column.own - {NUMBER_WORD} else column.above
     if "корр" in own:
         return None
-    if "показатели" in own or column.text in _INDICATOR_TEXTS:
+    if "показатели" in own or column.text in INDICATOR_TEXTS:
         return "indicator"
     # "Наименование счета" wrapped into a band of its own over "счета".
     if "наименование" in own or ("наименование" in column.above and own <= {"счет"}):
         return "name"
-    if own & _CODE_WORDS:
+    if own & CODE_WORDS:
         return "code"
-    if own & _LABEL_WORDS:
+    if own & LABEL_WORDS:
         return "label"
     return None
 
@@ -585,98 +589,51 @@ def _osv_block(captions: HeaderCaptions, first: int, last: int, unsided: bool) -
 
 # --- bank statement --------------------------------------------------------------------------
 
-_DEBIT_WORDS = frozenset({"дебет", "списание", "списания", "расход", "расходы", "снятие"})
-_CREDIT_WORDS = frozenset(
-    {"кредит", "поступление", "поступления", "зачисление", "зачисления", "пополнение", "приход"}
-)
-_NAME_WORDS = frozenset(
-    {
-        "корреспондент",
-        "корреспондента",
-        "контрагент",
-        "контрагента",
-        "получатель",
-        "плательщик",
-        "наименование",
-        "получателя",
-        "плательщика",
-    }
-)
-# Qualifiers that make a counterparty caption something else than its name.
-_NOT_NAME_WORDS = frozenset({"страна", "адрес", "город", "код", "телефон", "тип", "вид"})
-_PURPOSE_WORDS = frozenset({"назначение", "содержание", "основание", "детали", "описание"})
-_DATE_PREFERRED = frozenset(
-    {"операции", "проводки", "транзакции", "совершения", "оплаты", "operation", "transaction"}
-)
-_TAX_REGISTRATION_WORDS = frozenset({"налогового", "налоговый", "кпп"})
-_EQUIVALENT_WORDS = frozenset({"эквивалент", "экв"})
-_BIC_WORDS = frozenset({"бик", "bic", "swift", "мфо"})
-_BANK_WORDS = frozenset({"банк", "банка"})
-_TAX_ID_WORDS = frozenset({"унп", "инн", "иин", "бин"})
-_DIRECTION_WORDS = frozenset({"тип", "направление", "признак"})
-_AMOUNT_WORDS = frozenset({"сумма", "оборот"})
-_BALANCE_WORDS = frozenset({"сальдо", "баланс"})
-_STATUS_WORDS = frozenset({"статус", "состояние"})
-_ACCOUNT_WORDS = frozenset({"счет", "iban", "иик", "р"})
-_NUMBER_WORDS = frozenset({"№", "номер"})
-# «№ п/п», «Порядковый номер» (its capital read away by the word splitter): a line's count.
-_SEQUENCE_WORDS = frozenset({"п", "пп", "порядковый", "орядковый"})
-_CARD_WORDS = frozenset({"карты", "карта"})
 
 # Every word the roles above look for: a misread caption word is taken for the one it is nearest.
-_VOCABULARY: Vocabulary = caption_vocabulary(
-    frozenset().union(
-        {"дебет", "кредит", "оборот", "начало", "конец", "сальдо", "корр", "количество"},
-        {"итого", "показатели", "наименование", "код", "валюта", "дата"},
-        _UNNAMED_WORDS, _INCOME_WORDS, _OUTGO_WORDS, _CODE_WORDS, _LABEL_WORDS,
-        _DEBIT_WORDS, _CREDIT_WORDS, _NAME_WORDS, _NOT_NAME_WORDS, _PURPOSE_WORDS,
-        _DATE_PREFERRED, _TAX_REGISTRATION_WORDS, _EQUIVALENT_WORDS, _BIC_WORDS, _BANK_WORDS,
-        _TAX_ID_WORDS, _DIRECTION_WORDS, _AMOUNT_WORDS, _BALANCE_WORDS, _STATUS_WORDS,
-        _ACCOUNT_WORDS, _NUMBER_WORDS, _CARD_WORDS,
-    )
-)  # fmt: skip
+_VOCABULARY: Vocabulary = caption_vocabulary(CAPTION_WORDS)
 
 
 def statement_role(words: frozenset[str]) -> str | None:
     """What a statement column holds, from its caption words; the first rule that fits wins,
     so specific captions (the bank, the equivalent) come before generic ones (an account)."""
-    if words & _TAX_REGISTRATION_WORDS:
+    if words & TAX_REGISTRATION_WORDS:
         return None
-    if words & _SEQUENCE_WORDS and words <= _SEQUENCE_WORDS | _NUMBER_WORDS | {"n"}:
+    if words & SEQUENCE_WORDS and words <= SEQUENCE_WORDS | NUMBER_WORDS | {"n"}:
         return "sequence"
-    if words & _PURPOSE_WORDS:
+    if words & PURPOSE_WORDS:
         return "purpose"
-    if words & _EQUIVALENT_WORDS:
+    if words & EQUIVALENT_WORDS:
         side = _side(words)
         return "equivalent" if side is None else f"{side}_equivalent"
-    if words & _BIC_WORDS or ("код" in words and "банк" in words):
+    if words & BIC_WORDS or ("код" in words and "банк" in words):
         return "bic"
-    if words & _BANK_WORDS:
+    if words & BANK_WORDS:
         return None if "счет" in words or "корр" in words else "bank"
-    if words & _TAX_ID_WORDS:
+    if words & TAX_ID_WORDS:
         return "tax_id"
-    debit, credit = bool(words & _DEBIT_WORDS), bool(words & _CREDIT_WORDS)
-    if (debit and credit) or words & _DIRECTION_WORDS:
+    debit, credit = bool(words & DEBIT_WORDS), bool(words & CREDIT_WORDS)
+    if (debit and credit) or words & DIRECTION_WORDS:
         return "direction"
     if debit:
         return "debit"
     if credit:
         return "credit"
-    if words & _AMOUNT_WORDS:
+    if words & AMOUNT_WORDS:
         return "amount"
-    if words & _BALANCE_WORDS:
+    if words & BALANCE_WORDS:
         return "balance"  # a running balance, not an amount or an account
     if "валюта" in words:
         return "currency"
-    if words & _STATUS_WORDS:
+    if words & STATUS_WORDS:
         return "status"
-    if words & _ACCOUNT_WORDS:
+    if words & ACCOUNT_WORDS:
         return "account"
     if "дата" in words or DATE_WORD in words:
         return "date"
-    if (words & _NUMBER_WORDS or words == {"n"}) and not words & _CARD_WORDS:
+    if (words & NUMBER_WORDS or words == {"n"}) and not words & CARD_WORDS:
         return "number"
-    if words & _NAME_WORDS and not words & _NOT_NAME_WORDS:
+    if words & NAME_WORDS and not words & NOT_NAME_WORDS:
         return "name"
     return None
 
@@ -720,7 +677,7 @@ MIN_OWN_ACCOUNT_LINES = 3
 def _own_account(lines: Sequence[Sequence[CellValue]], candidates: Sequence[Column]) -> bool:
     return (
         len(candidates) == 1
-        and not candidates[0].words & _NAME_WORDS
+        and not candidates[0].words & NAME_WORDS
         and _constant(lines, candidates[0].index, MIN_OWN_ACCOUNT_LINES)
     )
 
@@ -875,7 +832,7 @@ def _number_beside_amounts(
     if (
         "number" in chosen
         or (captioned and roles.get(right) != "currency")
-        or not by_index[amount].words & _NUMBER_WORDS
+        or not by_index[amount].words & NUMBER_WORDS
     ):
         return chosen
     numbers = [row[amount] for row in lines if amount < len(row) and not is_empty(row[amount])]
@@ -970,7 +927,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         lines = _lines(rows, body, money, [c.index for c in columns_of["date"]])
         for role, candidates in columns_of.items():
             if role == "date":
-                chosen[role] = _best(lines, candidates, _is_date, _DATE_PREFERRED)
+                chosen[role] = _best(lines, candidates, _is_date, DATE_PREFERRED)
             elif role == "amount":
                 chosen[role] = _best(lines, candidates, _is_amount, frozenset({"счет"}))
             elif role == "account" and _own_account(lines, candidates):
@@ -981,7 +938,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             elif role == "account" and len(candidates) > 1:
                 # The statement's own account printed on every line beside the counterparty's:
                 # the one whose value never changes, unless the captions say whose is whose.
-                theirs = [c for c in candidates if c.words & _NAME_WORDS] or [
+                theirs = [c for c in candidates if c.words & NAME_WORDS] or [
                     c for c in candidates if not _constant(lines, c.index)
                 ]
                 theirs = theirs or candidates
@@ -1001,7 +958,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                     c
                     for c in candidates
                     if _counts_lines(
-                        lines, c.index, least=2 if few or c.words & _SEQUENCE_WORDS else 4
+                        lines, c.index, least=2 if few or c.words & SEQUENCE_WORDS else 4
                     )
                 ]
                 if counting:
@@ -1021,7 +978,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             direction = None
             # "№ док." with the group caption "Сумма" over the sides beside it, read into
             # one cell: the number's column, the sums are the sides'.
-            if amount is not None and by_index[amount].words & _NUMBER_WORDS:
+            if amount is not None and by_index[amount].words & NUMBER_WORDS:
                 chosen.setdefault("number", amount)
         elif "amount" in chosen:
             chosen = _number_beside_amounts(lines, chosen, by_index, roles)

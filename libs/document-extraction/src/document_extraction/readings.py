@@ -17,21 +17,10 @@ from decimal import Decimal
 
 from document_extraction.grid import CellValue
 from document_extraction.text import norm
+from document_extraction.vocabulary import CREDIT_FLAGS, DEBIT_FLAGS
 
 ZERO = Decimal(0)
 
-_CREDIT_FLAGS = frozenset(
-    {
-        "credit", "cr", "c", "in", "income", "кредит", "кт", "к", "кр", "пополнение",
-        "поступление", "зачисление", "приход", "+", "зачислено", "поступило",
-    }
-)  # fmt: skip
-_DEBIT_FLAGS = frozenset(
-    {
-        "debit", "dr", "d", "out", "outcome", "expense", "дебет", "дт", "д", "списание",
-        "расход", "снятие", "-", "списано", "выдача",
-    }
-)  # fmt: skip
 _FLAG = re.compile(r"[a-zа-я]+|[+\-−]")
 
 
@@ -42,8 +31,8 @@ def direction_of(cell: CellValue) -> str | None:
     tokens = _FLAG.findall(norm(cell).replace("−", "-"))
     if not tokens:
         return None
-    sides = {"credit" for t in tokens if t in _CREDIT_FLAGS} | {
-        "debit" for t in tokens if t in _DEBIT_FLAGS
+    sides = {"credit" for t in tokens if t in CREDIT_FLAGS} | {
+        "debit" for t in tokens if t in DEBIT_FLAGS
     }
     return sides.pop() if len(sides) == 1 else None
 
