@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from document_extraction import Grid, extract
-from document_extraction.analysis import CLOSING, OPENING, TURNOVER, marker_of
+from document_extraction.layouts.account_analysis.build import CLOSING, OPENING, TURNOVER, marker_of
 from recognition_contract import AccountRef, Locator
 
 

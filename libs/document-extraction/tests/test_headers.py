@@ -6,7 +6,9 @@ import datetime
 
 import pytest
 
-from document_extraction.headers import MONEY_FIELDS, find_osv_header, find_statement_header
+from document_extraction.layouts.statement.header import find_statement_header
+from document_extraction.layouts.trial_balance.header import find_osv_header
+from recognition_contract import MONEY_FIELDS
 
 CAPTIONS = [
     "Сальдо на начало периода",

@@ -3,8 +3,8 @@ sum of the contracts below it, and the account's sums must confirm the nesting."
 
 from __future__ import annotations
 
+from document_extraction.layouts.trial_balance.document import osv_row
 from document_extraction.nesting import nested_by_sums
-from document_extraction.osv import osv_row
 from recognition_contract import Locator, TrialBalanceRow
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from document_extraction import Grid, extract
-from document_extraction.osv import (
+from document_extraction.layouts.trial_balance.labels import (
     is_other_indicator,
     is_quantity_label,
     is_section_heading,

@@ -6,9 +6,9 @@ import pytest
 
 from document_extraction import Grid, extract
 from document_extraction.captions import words_of
-from document_extraction.headers import find_osv_header
+from document_extraction.layouts.trial_balance.header import find_osv_header
+from document_extraction.layouts.trial_balance.levels import level_column
 from document_extraction.numbers import parse_amount_text
-from document_extraction.osv import level_column
 from document_extraction.text import clean, is_counter, norm, title_cells
 from document_extraction.titles import currency_in
 from recognition_contract import TrialBalance

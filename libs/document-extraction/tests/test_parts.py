@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from document_extraction import Grid, extract
-from document_extraction.osv_parts import osv_parts
+from document_extraction.layouts.trial_balance.parts import osv_parts
 from document_extraction.parts import title_block_start
 
 HEADER = ["Счет", "Наименование", "Сальдо на начало периода", None, "Обороты за период", None]

@@ -11,17 +11,18 @@ from operator import attrgetter
 from typing import Literal
 
 from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_chart
-from document_extraction.analysis import build_analysis, find_analysis_header
 from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
-from document_extraction.headers import StatementHeader, find_osv_header, find_statement_header
-from document_extraction.osv import build_osv
-from document_extraction.osv_parts import osv_parts
-from document_extraction.statement import (
-    build_statement,
+from document_extraction.layouts.account_analysis.build import build_analysis, find_analysis_header
+from document_extraction.layouts.statement.build import build_statement
+from document_extraction.layouts.statement.header import StatementHeader, find_statement_header
+from document_extraction.layouts.statement.parts import (
     find_statement_without_table,
     statement_parts,
 )
+from document_extraction.layouts.trial_balance.build import build_osv
+from document_extraction.layouts.trial_balance.header import find_osv_header
+from document_extraction.layouts.trial_balance.parts import osv_parts
 from document_extraction.text import is_empty
 from document_extraction.titles import read_titles
 from recognition_contract import Document, Warning

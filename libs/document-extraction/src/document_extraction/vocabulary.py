@@ -240,3 +240,19 @@ CAPTION_WORDS: frozenset[str] = frozenset().union(
     TAX_ID_WORDS, DIRECTION_WORDS, AMOUNT_WORDS, BALANCE_WORDS, STATUS_WORDS,
     ACCOUNT_WORDS, NUMBER_WORDS, CARD_WORDS,
 )  # fmt: skip
+
+
+# --- a statement's balance lines, by how their label starts --------------------------------------
+
+OPENING_BALANCE_LABELS = (
+    "входящий остаток",
+    "остаток на начало",
+    "входящее сальдо",
+    "сальдо на начало",
+)
+CLOSING_BALANCE_LABELS = (
+    "исходящий остаток",
+    "остаток на конец",
+    "исходящее сальдо",
+    "сальдо на конец",
+)

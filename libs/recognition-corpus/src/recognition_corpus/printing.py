@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from document_extraction.headers import find_osv_header, find_statement_header
+from document_extraction.layouts.statement.header import find_statement_header
+from document_extraction.layouts.trial_balance.header import find_osv_header
 from recognition_corpus.axes.draw import Axis, Draw, uniform
 from recognition_corpus.layout import Cell, Layout, Sheet
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from document_extraction import BBox, Grid
-from document_extraction.headers import find_osv_header, find_statement_header
+from document_extraction.layouts.statement.header import find_statement_header
+from document_extraction.layouts.trial_balance.header import find_osv_header
 from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid

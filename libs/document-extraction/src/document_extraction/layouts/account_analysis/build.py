@@ -19,10 +19,11 @@ from document_extraction.captions import Column, compose, words_of
 from document_extraction.checks import balance_mismatch, row_balances
 from document_extraction.findings import INFO, Locate, warning
 from document_extraction.grid import CellValue, Grid
-from document_extraction.headers import HEADER_SCAN_ROWS, MAX_HEADER_ROWS
+from document_extraction.layouts.header_blocks import HEADER_SCAN_ROWS, MAX_HEADER_ROWS
+from document_extraction.layouts.trial_balance.document import OsvBody, osv_document, osv_row
+from document_extraction.layouts.trial_balance.labels import is_other_indicator
 from document_extraction.nesting import written_cents_of
 from document_extraction.numbers import read_cents
-from document_extraction.osv import OsvBody, is_other_indicator, osv_document, osv_row
 from document_extraction.text import as_text, is_empty, norm
 from document_extraction.titles import Titles
 from recognition_contract import RowKind, TrialBalance, TrialBalanceRow, Warning

@@ -8,7 +8,7 @@ from typing import Final
 
 from document_extraction.captions import MAX_COLUMNS
 from document_extraction.grid import CellValue, Grid
-from document_extraction.headers import find_osv_header
+from document_extraction.layouts.trial_balance.header import find_osv_header
 from document_extraction.parts import split_where, title_block_start
 from document_extraction.text import line_of
 from document_extraction.titles import is_osv_title
