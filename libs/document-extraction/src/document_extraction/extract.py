@@ -13,19 +13,9 @@ from typing import Literal
 from document_extraction.accounts import CHART_EVIDENCE, UNKNOWN_CHART, detect_chart
 from document_extraction.findings import INFO, Locate, needs_check, warning
 from document_extraction.grid import Grid
-from document_extraction.layouts.account_analysis.build import build_analysis, find_analysis_header
-from document_extraction.layouts.statement.build import build_statement
-from document_extraction.layouts.statement.header import StatementHeader, find_statement_header
-from document_extraction.layouts.statement.parts import (
-    find_statement_without_table,
-    statement_parts,
-)
-from document_extraction.layouts.trial_balance.build import build_osv
-from document_extraction.layouts.trial_balance.header import find_osv_header
-from document_extraction.layouts.trial_balance.parts import osv_parts
+from document_extraction.layouts.registry import find_layout
 from document_extraction.text import is_empty
-from document_extraction.titles import read_titles
-from recognition_contract import Document, Warning
+from recognition_contract import Document, TrialBalance, Warning
 
 
 class NoDocumentFound(Exception):
@@ -64,10 +54,6 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _statement_header(grid: Grid) -> StatementHeader | None:
-    return find_statement_header(grid.rows) or find_statement_without_table(grid.rows)
-
-
 def extract(grids: Sequence[Grid]) -> Extraction:
     """Recognise each grid on its own: a trial balance, a statement, or nothing (skipped)."""
     with _collector_paused():
@@ -88,32 +74,12 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
                 warning("SHEET_SKIPPED", f"{_describe(grid)} пуст", Locate(grid).where(), INFO)
             )
             continue
-        if find_osv_header(grid.rows) is not None:
-            for part in osv_parts(grid):
-                osv_header = find_osv_header(part.rows)
-                if osv_header is None:  # osv_parts keeps only parts with a header
-                    continue
-                titles = read_titles(part.rows, osv_header.first_row)
-                document = build_osv(part, osv_header, titles)
-                documents.append(document)
-                # (code, name) of the rows whose code can tell the charts apart, picked out
-                # without a Python-level loop over the rows.
-                rows = document.rows
-                evidence = compress(
-                    rows, map(CHART_EVIDENCE.__contains__, map(attrgetter("code"), rows))
-                )
-                charts.add(detect_chart(map(attrgetter("code", "name"), evidence)))
-            continue
-        analysis_header = find_analysis_header(grid.rows)
-        if analysis_header is not None:
-            titles = read_titles(grid.rows, analysis_header.first_row)
-            documents.append(build_analysis(grid, analysis_header, titles))
-            continue
-        if _statement_header(grid) is not None:
-            for part in statement_parts(grid):
-                header = _statement_header(part)
-                if header is not None:
-                    documents.append(build_statement(part, header))
+        located = find_layout(grid.rows)
+        if located is not None:
+            layout, found = located
+            found_here = layout.documents(grid, found)
+            documents.extend(found_here)
+            charts.update(_charts(found_here))
             continue
         file_warnings.append(
             warning(
@@ -136,3 +102,15 @@ def _extract(grids: Sequence[Grid]) -> Extraction:
         group_schema=group_schema,
         status="needs_check" if flagged else "done",
     )
+
+
+def _charts(documents: Sequence[Document]) -> Iterator[str]:
+    """The chart of accounts each trial balance's codes tell, from the rows whose code can tell
+    the charts apart (picked out without a Python-level loop over the rows)."""
+    for document in documents:
+        if isinstance(document, TrialBalance):
+            rows = document.rows
+            evidence = compress(
+                rows, map(CHART_EVIDENCE.__contains__, map(attrgetter("code"), rows))
+            )
+            yield detect_chart(map(attrgetter("code", "name"), evidence))

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from document_extraction.layouts.statement.header import find_statement_header
-from document_extraction.layouts.trial_balance.header import find_osv_header
+from document_extraction.layouts.registry import table_header
 from recognition_corpus.axes.draw import Axis, Draw, uniform
 from recognition_corpus.layout import Cell, Layout, Sheet
 
@@ -91,16 +90,10 @@ class _Table:
 
 def _table(sheet: Sheet) -> _Table | None:
     rows = [[None if v is None else str(v) for v in row] for row in sheet.rows]
-    found: tuple[int, int] | None = None
-    osv = find_osv_header(rows)
-    if osv is not None:
-        found = (osv.first_row, osv.last_row)
-    else:
-        statement = find_statement_header(rows)
-        if statement is not None:
-            found = (statement.first_row, statement.row)
-    if found is None:
+    table = table_header(rows)
+    if table is None:
         return None
+    found = table.first_row, table.last_row
     last = found[1]
     for index in range(found[1] + 1, len(sheet.rows)):
         if sum(v is not None and v != "" for v in sheet.rows[index]) >= 3:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from document_extraction import BBox, Grid
-from document_extraction.layouts.statement.header import find_statement_header
-from document_extraction.layouts.trial_balance.header import find_osv_header
+from document_extraction.layouts.registry import table_header
 from document_extraction.text import is_empty, norm
 from recognition_contract import Document, Locator, Statement, Warning
 from scan_gateway.grid_from_words import PageGrid
@@ -131,19 +130,11 @@ def _header(rows: Sequence[Sequence[str | None]]) -> _Header | None:
     """The page's table header. A header has titles above it, not rows of amounts: what
     looks like one below the rows a page continues (the closing lines of a statement) is not
     a new document's."""
-    found: tuple[int, int, dict[str, int | None]] | None = None
-    osv = find_osv_header(rows)
-    if osv is not None:
-        roles = {"label": osv.label_col, "name": osv.name_col, "indicator": osv.indicator_col}
-        found = osv.first_row, osv.last_row, {**roles, **osv.money}
-    else:
-        statement = find_statement_header(rows)
-        if statement is not None:
-            found = statement.first_row, statement.row, {**statement.columns}
-    if found is None or any(_amounts(row) for row in rows[: found[0]]):
+    table = table_header(rows)
+    if table is None or any(_amounts(row) for row in rows[: table.first_row]):
         return None
-    first, last, named = found
-    placed = sorted((column, role) for role, column in named.items() if column is not None)
+    first, last, named = table.first_row, table.last_row, table.columns
+    placed = sorted((column, role) for role, column in named.items())
     return _Header(
         first, last, tuple(role for _, role in placed), tuple(column for column, _ in placed)
     )

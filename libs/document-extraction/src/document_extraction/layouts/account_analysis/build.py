@@ -20,6 +20,7 @@ from document_extraction.checks import balance_mismatch, row_balances
 from document_extraction.findings import INFO, Locate, warning
 from document_extraction.grid import CellValue, Grid
 from document_extraction.layouts.header_blocks import HEADER_SCAN_ROWS, MAX_HEADER_ROWS
+from document_extraction.layouts.protocol import TableHeader
 from document_extraction.layouts.trial_balance.document import OsvBody, osv_document, osv_row
 from document_extraction.layouts.trial_balance.labels import is_other_indicator
 from document_extraction.nesting import written_cents_of
@@ -47,6 +48,18 @@ class AnalysisHeader:
     debit_col: int
     credit_col: int
     indicator_col: int | None
+
+    @property
+    def table(self) -> TableHeader:
+        columns = {
+            "label": self.label_col,
+            "marker": self.marker_col,
+            "debit": self.debit_col,
+            "credit": self.credit_col,
+        }
+        if self.indicator_col is not None:
+            columns["indicator"] = self.indicator_col
+        return TableHeader(self.first_row, self.last_row, columns)
 
 
 def marker_of(cell: CellValue) -> str | None:

@@ -26,6 +26,7 @@ from document_extraction.layouts.header_blocks import (
     reads_better,
     words_only,
 )
+from document_extraction.layouts.protocol import TableHeader
 from document_extraction.layouts.statement.columns import (
     BY_BODY,
     best_fit,
@@ -59,6 +60,10 @@ class StatementHeader:
     # Candidate columns the captions could not tell apart (the body chose among them).
     date_candidates: tuple[int, ...] = ()
     misread_columns: tuple[int, ...] = ()  # columns named by a misread caption word
+
+    @property
+    def table(self) -> TableHeader:
+        return TableHeader(self.first_row, self.row, dict(self.columns))
 
 
 def _statement_block(

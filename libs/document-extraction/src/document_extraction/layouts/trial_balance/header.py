@@ -27,6 +27,7 @@ from document_extraction.layouts.header_blocks import (
     misread_columns_of,
     reads_better,
 )
+from document_extraction.layouts.protocol import TableHeader
 from document_extraction.layouts.trial_balance.money_columns import (
     MOVEMENT,
     money_by_arithmetic,
@@ -59,6 +60,12 @@ class OsvHeader:
     # Turnovers captioned «Приход | Расход»: which is the debit the body's arithmetic decides.
     turnover_assumed: bool = False
     misread_columns: tuple[int, ...] = ()  # columns named by a misread caption word
+
+    @property
+    def table(self) -> TableHeader:
+        labels = {"label": self.label_col, "name": self.name_col, "indicator": self.indicator_col}
+        placed = {role: column for role, column in labels.items() if column is not None}
+        return TableHeader(self.first_row, self.last_row, {**placed, **self.money})
 
 
 def _label_kind(column: Column) -> str | None:
