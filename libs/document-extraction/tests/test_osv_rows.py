@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from document_extraction import Grid, extract
+from document_extraction.layouts.line_labels import is_totals_label
 from document_extraction.layouts.trial_balance.labels import (
     is_other_indicator,
     is_quantity_label,
     is_section_heading,
     is_section_totals,
-    is_totals_label,
 )
 from recognition_contract import Organisation
 

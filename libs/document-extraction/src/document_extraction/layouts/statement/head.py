@@ -9,19 +9,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from document_extraction.banks import bank_code, bank_name
 from document_extraction.captions import MAX_COLUMNS
 from document_extraction.dates import parse_date_cell
 from document_extraction.findings import Locate, warning
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import (
     NUMERIC_CURRENCIES,
+    bic_by_account,
     find_account,
     find_tax_id,
     normalize_account,
     normalize_bic,
     normalize_tax_id,
 )
-from document_extraction.layouts.trial_balance.labels import is_totals_label
+from document_extraction.layouts.line_labels import is_totals_label
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC, latin_spelling
 from document_extraction.numbers import (
     Amount,
@@ -294,3 +296,19 @@ def balance_of(
             )
         )
     return amount.value
+
+
+def read_head(
+    rows: Sequence[Sequence[CellValue]], end: int, locate: Locate, warnings: list[Warning]
+) -> Head:
+    """The title lines above the table (rows before ``end``), the bank completed from its BIC or
+    the account, the currency from any title line that names one."""
+    head = Head()
+    for index in range(end):
+        read_head_line(head, rows[index], index, locate, warnings)
+    head.bank_bic = bic_by_account(head.bank_bic, head.account)
+    head.bank_name = bank_name(head.bank_name, bank_code(head.bank_bic, head.account))
+    if head.currency is None:
+        lines = (line_of(list(rows[index][:MAX_COLUMNS])) for index in range(end))
+        head.currency = next((found for line in lines if (found := currency_in(line))), None)
+    return head

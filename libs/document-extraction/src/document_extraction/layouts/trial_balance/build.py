@@ -15,6 +15,7 @@ from document_extraction.confidence import (
 )
 from document_extraction.findings import INFO, Locate, warning
 from document_extraction.grid import Grid
+from document_extraction.layouts.line_labels import is_totals_label
 from document_extraction.layouts.trial_balance.amounts import RowAmounts, turnovers_turned
 from document_extraction.layouts.trial_balance.document import (
     OsvBody,
@@ -34,7 +35,6 @@ from document_extraction.layouts.trial_balance.labels import (
     is_section_heading,
     is_section_totals,
     is_signature,
-    is_totals_label,
 )
 from document_extraction.layouts.trial_balance.levels import (
     CodeTree,

@@ -21,8 +21,6 @@ _QUANTITY = re.compile(r"^(?:кол(?:ичество|-во|\.)?|колво)(?![�
 _QUANTITY_FORMS = ("кол-во", "кол.")
 # The shortest totals or quantity caption ("Кол").
 LEAST_CAPTION = 3
-# Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
-_TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
 # A balance's sections: a heading («Раздел II. Запасы») and a subtotal («Итого по разделу II»).
 _SECTION = re.compile(r"^(?:раздел|глава|section)\s+[\divxlcm]+\b", re.IGNORECASE)
 _SECTION_TOTALS = re.compile(r"\bраздел[ау]?\b", re.IGNORECASE)
@@ -45,10 +43,6 @@ def is_quantity_label(text: str) -> bool:
         if len(word) >= len(form) and ocr_distance(word, form, budget) <= budget:
             return True
     return False
-
-
-def is_totals_label(text: str) -> bool:
-    return _TOTALS.match(text) is not None
 
 
 def is_section_totals(text: str) -> bool:
