@@ -16,7 +16,8 @@ from document_extraction import Grid, extract
 from document_extraction.captions import HeaderRepeats, caption_vocabulary, read_caption
 from document_extraction.layouts.statement.header import find_statement_header
 from document_extraction.layouts.trial_balance.header import find_osv_header
-from document_extraction.lookalikes import Vocabulary, fold_lookalikes, ocr_distance
+from document_extraction.lookalikes import fold_lookalikes
+from document_extraction.misreads import Vocabulary, ocr_distance
 from document_extraction.text import clean, norm
 from document_extraction.titles import currency_in, period_in, read_titles
 from recognition_contract import MONEY_FIELDS, Organisation

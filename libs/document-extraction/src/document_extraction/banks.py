@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from document_extraction.identifiers import iban_valid
-from document_extraction.lookalikes import ocr_distance
+from document_extraction.misreads import ocr_distance
 
 DIRECTORY: Final[dict[str, tuple[str, ...]]] = {
     "AKBB": ("ОАО «АСБ Беларусбанк»",),

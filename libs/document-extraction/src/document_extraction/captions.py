@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import Vocabulary, cyrillic_spelling, ocr_budget, ocr_distance
+from document_extraction.lookalikes import cyrillic_spelling
+from document_extraction.misreads import Vocabulary, ocr_budget, ocr_distance
 from document_extraction.text import is_counter, norm
 from document_extraction.vocabulary import (
     CANONICAL,

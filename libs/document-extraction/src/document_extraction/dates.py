@@ -7,7 +7,8 @@ import datetime
 import re
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import Vocabulary, fold_lookalikes, repair_number
+from document_extraction.lookalikes import fold_lookalikes, repair_number
+from document_extraction.misreads import Vocabulary
 from recognition_contract import Period
 
 # Confidence lost when a date was read from text rather than a date cell.

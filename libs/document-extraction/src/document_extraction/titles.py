@@ -14,12 +14,8 @@ from typing import NamedTuple
 from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.lookalikes import (
-    LATIN_TO_CYRILLIC,
-    Vocabulary,
-    fold_lookalikes,
-    legal_form_spelled,
-)
+from document_extraction.lookalikes import LATIN_TO_CYRILLIC, fold_lookalikes, legal_form_spelled
+from document_extraction.misreads import Vocabulary
 from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
 

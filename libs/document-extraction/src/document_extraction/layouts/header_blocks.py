@@ -24,9 +24,7 @@ from document_extraction.captions import (
 )
 from document_extraction.dates import parse_date_cell
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import (
-    Vocabulary,
-)
+from document_extraction.misreads import Vocabulary
 from document_extraction.numbers import parse_amount
 from document_extraction.text import is_empty
 from document_extraction.vocabulary import (

@@ -35,9 +35,7 @@ from document_extraction.layouts.trial_balance.money_columns import (
     named_money,
     osv_money_columns,
 )
-from document_extraction.lookalikes import (
-    Vocabulary,
-)
+from document_extraction.misreads import Vocabulary
 from document_extraction.text import is_counter
 from document_extraction.vocabulary import (
     CODE_WORDS,

@@ -7,7 +7,8 @@ import re
 from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
-from document_extraction.lookalikes import LATIN_TO_CYRILLIC, ocr_budget, ocr_distance
+from document_extraction.lookalikes import LATIN_TO_CYRILLIC
+from document_extraction.misreads import ocr_budget, ocr_distance
 from document_extraction.numbers import read_cents
 from document_extraction.text import is_counter, norm
 
