@@ -154,10 +154,17 @@ def is_column_number_row(row: Sequence[CellValue]) -> bool:
     # Digits need no normalising: a text cell is looked at as it is. A scan may read a
     # cell with a space in it: one number's digits set apart ("1 0"), or two narrow
     # columns' numbers as one cell ("3 4"); either reading may be the row's.
-    texts = [cell if isinstance(cell, str) else caption_text(cell) for cell in row[:MAX_COLUMNS]]
-    apart = [token for text in texts for token in text.split()]
-    if any(len(token) > 3 for token in apart):
-        return False
+    texts = []
+    apart = []
+    for cell in row[:MAX_COLUMNS]:
+        text = cell if isinstance(cell, str) else caption_text(cell)
+        tokens = text.split()
+        # No column's number has four digits: the row's first such token settles it (a body
+        # row's code or name), without reading the rest of the row.
+        if any(len(token) > 3 for token in tokens):
+            return False
+        texts.append(text)
+        apart.extend(tokens)
     in_place = ["".join(text.split()) for text in texts]
     joined = [text for text in in_place if text]
     # An outline-level column left of the table may put its own number before the run.
@@ -334,12 +341,16 @@ class HeaderRepeats:
         """Two or more cells of text, each words of its column's captions (as OCR may misread
         them); for every two found, one more may be misread past knowing, if it holds no
         digit (an amount is no caption)."""
+        cells = row[:MAX_COLUMNS]
+        # A number or a date in a cell: no caption row (the common case, settled at once).
+        if not all(isinstance(cell, str) for cell in cells if cell is not None):
+            return False
         texts: list[tuple[int, str]] = []
-        for column, cell in enumerate(row[:MAX_COLUMNS]):
-            if cell is None or cell == "":
+        for column, cell in enumerate(cells):
+            if cell == "":
                 continue
             if not isinstance(cell, str):
-                return False
+                continue  # None
             if is_counter(cell):
                 continue  # an outline level printed on every line of a page, the header's too
             # Or read into the first caption ("0 №"): one digit, as no account's code is.

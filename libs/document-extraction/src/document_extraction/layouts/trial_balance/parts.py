@@ -3,6 +3,7 @@ a report one after another): cut at each title, when every part is a trial balan
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -15,7 +16,7 @@ from document_extraction.titles import is_osv_title
 
 # Stems every title of a trial balance holds: a row without any is no title, and is passed
 # over without the cost of reading it as one (a sheet has 100,000 account rows).
-_TITLE_STEMS: Final = ("ведом", "оборот", "анализ")
+_TITLE_STEM: Final = re.compile("ведом|оборот|анализ", re.IGNORECASE)
 # A title stands in the first cells of its row.
 TITLE_CELLS: Final = 8
 
@@ -35,7 +36,4 @@ def osv_parts(grid: Grid) -> list[Grid]:
 
 
 def _may_be_title(row: Sequence[CellValue]) -> bool:
-    return any(
-        isinstance(cell, str) and any(stem in cell.lower() for stem in _TITLE_STEMS)
-        for cell in row[:TITLE_CELLS]
-    )
+    return any(isinstance(cell, str) and _TITLE_STEM.search(cell) for cell in row[:TITLE_CELLS])
