@@ -31,16 +31,6 @@ Variant = Literal["general", "account", "subconto"]
 RowKind = Literal["account", "subconto"]
 Unit = Literal["units", "thousands"]
 
-MONEY_FIELDS: Final = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
-"""The six amounts of a trial balance row and of its totals, in the order of the schema."""
-
 
 def amount(value: Money | None) -> Decimal | None:
     return Decimal(value) if value is not None else None
@@ -140,6 +130,10 @@ class Totals:
     closing_debit: Money | None
     closing_credit: Money | None
     locator: Locator
+
+
+MONEY_FIELDS: Final = tuple(f.name for f in fields(Totals) if f.name != "locator")
+"""The six amounts of a trial balance row and of its totals, in the order of the schema."""
 
 
 @dataclass(frozen=True, slots=True)
