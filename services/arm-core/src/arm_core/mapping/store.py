@@ -30,15 +30,15 @@ def _document_fields(doc: Document) -> Any:
         return doc
     header = doc.header
     return SimpleNamespace(
-        **dict.fromkeys(names_of(TrialBalance)),
         **{
+            **dict.fromkeys(names_of(TrialBalance)),
             "organisation": Organisation(header.holder_name, header.holder_tax_id),
             "period": header.period,
             "currency": header.currency,
             "confidence": doc.confidence,
             "locator": doc.locator,
             "warnings": doc.warnings,
-        },
+        }
     )
 
 
