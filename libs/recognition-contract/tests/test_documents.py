@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -165,6 +166,26 @@ def test_equivalents_are_written_when_the_statement_has_them() -> None:
     assert isinstance(document, Statement)
     assert all(isinstance(t.equivalents, Equivalents) for t in document.transactions)
     assert _text(to_wire(document, 2)) == _text(with_equivalents)
+
+
+def test_fields_added_in_2_3_are_written_where_known_and_never_in_major_1() -> None:
+    raw = parse_example_name("result-2.0-needs_check-statement.json").load()["documents"][0]
+    document = from_wire(raw, 2)
+    assert isinstance(document, Statement)
+    first, *rest = document.transactions
+    marked = replace(first, document_kind="Платежное поручение", counterparty_kpp="770101001")
+    statement = replace(document, transactions=(marked, *rest))
+    wire = to_wire(statement, 2)
+    keys = list(wire["transactions"][0])
+    assert keys.index("document_kind") == keys.index("counterparty_bank_bic") + 1
+    assert keys.index("counterparty_kpp") == keys.index("purpose") - 1
+    assert "document_kind" not in wire["transactions"][1]
+    assert document_errors(2, wire) == []
+    legacy = to_wire(statement, 1)
+    assert "document_kind" not in legacy["transactions"][0]
+    assert "counterparty_kpp" not in legacy["transactions"][0]
+    assert document_errors(1, legacy) == []
+    assert from_wire(wire, 2) == statement
 
 
 def test_amounts() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
-from typing import Any
 
 from arm_core.reconcile.checks import (
     FileDocuments,
@@ -17,6 +17,21 @@ from arm_core.reconcile.checks import (
     trial_balance_chain,
 )
 from arm_core.reconcile.run import reconcile
+from recognition_contract import (
+    MONEY_FIELDS,
+    Document,
+    Locator,
+    Money,
+    Organisation,
+    Period,
+    Statement,
+    StatementHeader,
+    Transaction,
+    TrialBalance,
+    TrialBalanceRow,
+    empty,
+    names_of,
+)
 
 ACCOUNT = "BY20 AKBB 3012 0000 0000 0000 0000"
 
@@ -34,47 +49,72 @@ def statement(
     *,
     account: str = ACCOUNT,
     currency: str = "BYN",
-) -> dict[str, Any]:
-    return {
-        "kind": "statement",
-        "warnings": [],
-        "header": {
-            "account": account,
-            "currency": currency,
-            "period": {"from": _d(start), "to": _d(end), "text": None},
-            "opening_balance": opening,
-            "closing_balance": closing,
-        },
-        "transactions": [{"debit": debit, "credit": credit} for debit, credit in lines],
-    }
+) -> Statement:
+    header = empty(StatementHeader)
+    return Statement(
+        header=replace(
+            header,
+            account=account,
+            currency=currency,
+            period=Period(_d(start), _d(end), None),
+            opening_balance=Money(opening),
+            closing_balance=Money(closing),
+        ),
+        transactions=tuple(
+            replace(
+                _LINE,
+                debit=Money(debit) if debit else None,
+                credit=Money(credit) if credit else None,
+            )
+            for debit, credit in lines
+        ),
+        confidence=100,
+        locator=Locator(),
+        warnings=(),
+    )
+
+
+_LINE = Transaction(
+    **{**dict.fromkeys(names_of(Transaction)), "confidence": 100, "locator": Locator()}
+)
 
 
 def osv(
     start: str, end: str, rows: list[tuple[str, ...]], *, tax_id: str = "190000001"
-) -> dict[str, Any]:
-    keys = ("opening_debit", "opening_credit", "turnover_debit", "turnover_credit")
-    keys += ("closing_debit", "closing_credit")
-    return {
-        "kind": "osv",
-        "variant": "general",
-        "warnings": [],
-        "organisation": {"name": "ООО «Ромашка»", "tax_id": tax_id},
-        "period": {"from": _d(start), "to": _d(end), "text": None},
-        "currency": None,
-        "account": None,
-        "rows": [
-            {
-                "account": account,
-                "name": name,
-                "locator": {"sheet": "ОСВ", "row": 10 + index},
-                **{key: (value or None) for key, value in zip(keys, values, strict=True)},
-            }
+) -> TrialBalance:
+    return TrialBalance(
+        variant="general",
+        title=None,
+        organisation=Organisation("ООО «Ромашка»", tax_id),
+        period=Period(_d(start), _d(end), None),
+        currency=None,
+        unit="units",
+        account=None,
+        rows=tuple(
+            TrialBalanceRow(
+                id=index,
+                parent=None,
+                kind="account",
+                level=0,
+                code=account,
+                name=name,
+                **{
+                    key: Money(value) if value else None
+                    for key, value in zip(MONEY_FIELDS, values, strict=True)
+                },
+                confidence=100,
+                locator=Locator(sheet="ОСВ", row=10 + index),
+            )
             for index, (account, name, *values) in enumerate(rows)
-        ],
-    }
+        ),
+        totals=None,
+        confidence=100,
+        locator=Locator(),
+        warnings=(),
+    )
 
 
-def files(*documents: dict[str, Any], sha256: str | None = None) -> list[FileDocuments]:
+def files(*documents: Document, sha256: str | None = None) -> list[FileDocuments]:
     return [
         FileDocuments(f"f{index}", f"файл {index}.xlsx", sha256, [doc])
         for index, doc in enumerate(documents, start=1)
@@ -233,9 +273,8 @@ def test_consistent_documents_give_no_finding_in_any_check() -> None:
     assert [check.compared for check in checks] == [1, 0, 1, 3]
 
 
-def _holder(doc: dict[str, Any], name: str | None, tax_id: str | None) -> dict[str, Any]:
-    doc["header"].update(holder_name=name, holder_tax_id=tax_id)
-    return doc
+def _holder(doc: Statement, name: str | None, tax_id: str | None) -> Statement:
+    return replace(doc, header=replace(doc.header, holder_name=name, holder_tax_id=tax_id))
 
 
 def test_the_same_statement_twice_is_counted_once_against_account_51() -> None:
@@ -246,7 +285,7 @@ def test_the_same_statement_twice_is_counted_once_against_account_51() -> None:
     uploads = [
         FileDocuments("f1", "ОСВ.xlsx", "aa" * 32, [ledger]),
         FileDocuments("f2", "Выписка.pdf", "bb" * 32, [january]),
-        FileDocuments("f3", "Выписка.xlsx", "cc" * 32, [dict(january)]),
+        FileDocuments("f3", "Выписка.xlsx", "cc" * 32, [replace(january)]),
     ]
     chain, _, bank, same = reconcile(uploads)
     assert bank.findings == [] and bank.compared == 1
@@ -283,7 +322,7 @@ def test_a_trial_balance_meets_only_its_own_organisations_statements() -> None:
         "Общество «Лютик»",
         None,
     )
-    ours = _holder(dict(january), "ООО «Ромашка»", "190 000 001")
+    ours = _holder(january, "ООО «Ромашка»", "190 000 001")
     assert bank_accounts(files(ledger, ours, other)).findings == []
     assert bank_accounts(files(ledger, january, by_name)).findings == []
 

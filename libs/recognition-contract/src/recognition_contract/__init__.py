@@ -65,6 +65,13 @@ from recognition_contract.codec import (
     decode_json,
     encode_json,
 )
+from recognition_contract.document_wire import (
+    document_of,
+    from_wire,
+    to_wire,
+    totals_from_wire,
+    totals_to_wire,
+)
 from recognition_contract.documents import (
     MONEY_FIELDS,
     AccountRef,
@@ -86,12 +93,9 @@ from recognition_contract.documents import (
     Variant,
     Warning,
     amount,
-    from_wire,
     legacy_warning,
     locator_from_wire,
     locator_to_wire,
-    to_wire,
-    totals_to_wire,
     warning_text,
     warning_to_wire,
     warnings_from,
@@ -111,6 +115,7 @@ from recognition_contract.enums import (
 )
 from recognition_contract.errors import ContractError, MalformedVersion, Reason, UnknownMajor
 from recognition_contract.examples import Example, examples, parse_example_name
+from recognition_contract.fields import FieldInfo, empty, fields_of, names_of
 from recognition_contract.keys import raw_prefix, result_key
 from recognition_contract.messages import (
     ErrorInfo,
@@ -170,6 +175,7 @@ __all__ = [
     "ErrorCode",
     "ErrorInfo",
     "Example",
+    "FieldInfo",
     "FileType",
     "Kind",
     "Locator",
@@ -203,19 +209,23 @@ __all__ = [
     "contracts_dir",
     "decode_json",
     "document_errors",
+    "document_of",
     "dump_envelope",
     "dump_request",
+    "empty",
     "encode_json",
     "envelope_from_payload",
     "envelope_payload",
     "error_code_in",
     "examples",
+    "fields_of",
     "file_types_of",
     "from_wire",
     "legacy_warning",
     "load_schema",
     "locator_from_wire",
     "locator_to_wire",
+    "names_of",
     "parse_envelope",
     "parse_example_name",
     "parse_request",
@@ -232,6 +242,7 @@ __all__ = [
     "result_msg_id",
     "schema_errors",
     "to_wire",
+    "totals_from_wire",
     "totals_to_wire",
     "validate",
     "validate_envelope",

@@ -1,6 +1,7 @@
 """The documents of a result file as typed values, defined once for the producers
 (document-extraction, the recognition services) and the core, and serialised per MAJOR at the
-edge: ``to_wire(document, major)`` and ``from_wire(data, major)``.
+edge: ``to_wire(document, major)`` and ``from_wire(data, major)`` (``document_wire``, derived
+from the fields declared here).
 
 Both MAJORs share the document shapes; MAJOR 1 writes warnings as text and reads text back as
 ``LEGACY_WARNING`` warnings, so that everything on this side of the wire sees one form.
@@ -15,14 +16,12 @@ file says ``100`` or ``99.5`` the same before and after a round trip.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
 from decimal import Decimal
 from typing import Any, Final, Literal, NamedTuple, NewType
 
 from recognition_contract.enums import LEGACY_WARNING, Severity
-from recognition_contract.errors import ContractError, Reason
-from recognition_contract.schemas import document_errors
 from recognition_contract.versions import SchemaVersion
 
 Money = NewType("Money", str)
@@ -31,16 +30,6 @@ Money = NewType("Money", str)
 Variant = Literal["general", "account", "subconto"]
 RowKind = Literal["account", "subconto"]
 Unit = Literal["units", "thousands"]
-
-MONEY_FIELDS: Final = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
-"""The six amounts of a trial balance row and of its totals, in the order of the schema."""
 
 
 def amount(value: Money | None) -> Decimal | None:
@@ -86,24 +75,30 @@ class Warning:
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    """A reporting period: the text as printed and the dates read from it."""
+    """A reporting period: the text as printed and the dates read from it. ``text`` is None
+    only in a document as an analyst corrected it (the core's review: corrected dates no
+    longer say what the printed text does); the wire requires it, and a result file is
+    checked by its schema."""
 
     start: date | None
     end: date | None
-    text: str
+    text: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class Organisation:
-    name: str
+    """``name`` is None only as an analyst corrected it (see ``Period``)."""
+
+    name: str | None
     tax_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class AccountRef:
-    """The account a per-account trial balance is about."""
+    """The account a per-account trial balance is about (``code`` None only as an analyst
+    corrected it, see ``Period``)."""
 
-    code: str
+    code: str | None
     name: str | None
 
 
@@ -135,6 +130,10 @@ class Totals:
     closing_debit: Money | None
     closing_credit: Money | None
     locator: Locator
+
+
+MONEY_FIELDS: Final = tuple(f.name for f in fields(Totals) if f.name != "locator")
+"""The six amounts of a trial balance row and of its totals, in the order of the schema."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +177,14 @@ class Equivalents:
     credit: Money | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Transaction:
     """One statement line: ``debit`` is money out of the account, ``credit`` money in.
     ``equivalents`` is ``None`` on a statement that prints no equivalent columns;
-    ``document_kind`` and ``counterparty_kpp`` (since 2.3) where the source names them."""
+    ``document_kind`` and ``counterparty_kpp`` (since 2.3) where the source names them.
+
+    Fields in the order of the schema (the wire is written in it); keyword-only, so that the
+    optional ones (a default: absent on the wire means None) sit where the schema has them."""
 
     date: date | None
     number: str | None
@@ -193,12 +195,12 @@ class Transaction:
     counterparty_tax_id: str | None
     counterparty_account: str | None
     counterparty_bank: str | None
-    counterparty_bank_bic: str | None
+    counterparty_bank_bic: str | None = None
+    document_kind: str | None = None
+    counterparty_kpp: str | None = None
     purpose: str | None
     confidence: float
     locator: Locator
-    document_kind: str | None = None
-    counterparty_kpp: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +215,8 @@ class Statement:
 
 
 Document = TrialBalance | Statement
+
+_BBOX: Final = tuple(f.name for f in fields(BBox))
 
 
 # ---------------------------------------------------------------- warnings
@@ -276,23 +280,15 @@ def warnings_from(raw: Iterable[object], version: SchemaVersion) -> tuple[Warnin
 
 
 def locator_to_wire(locator: Locator) -> dict[str, Any]:
-    """The fields that are set, in the order of the schema."""
-    out: dict[str, Any] = {}
-    if locator.sheet is not None:
-        out["sheet"] = locator.sheet
-    if locator.page is not None:
-        out["page"] = locator.page
-    if locator.page_end is not None:
-        out["page_end"] = locator.page_end
-    if locator.row is not None:
-        out["row"] = locator.row
-    if locator.row_end is not None:
-        out["row_end"] = locator.row_end
-    if locator.column is not None:
-        out["column"] = locator.column
+    """The fields that are set, in the order of the schema (the order declared above)."""
+    out: dict[str, Any] = {
+        name: value
+        for name, value in zip(Locator._fields, locator, strict=True)
+        if value is not None
+    }
     box = locator.bbox
     if box is not None:
-        out["bbox"] = {"x0": box.x0, "y0": box.y0, "x1": box.x1, "y1": box.y1}
+        out["bbox"] = {name: getattr(box, name) for name in _BBOX}
     return out
 
 
@@ -303,263 +299,6 @@ def locator_from_wire(data: Mapping[str, Any]) -> Locator:
 
 def _locator(data: Mapping[str, Any]) -> Locator:
     box = data.get("bbox")
-    return Locator(
-        sheet=data.get("sheet"),
-        page=data.get("page"),
-        page_end=data.get("page_end"),
-        row=data.get("row"),
-        row_end=data.get("row_end"),
-        column=data.get("column"),
-        bbox=BBox(box["x0"], box["y0"], box["x1"], box["y1"]) if box is not None else None,
+    return Locator._make(data.get(name) for name in Locator._fields)._replace(
+        bbox=BBox(**{name: box[name] for name in _BBOX}) if box is not None else None
     )
-
-
-# ---------------------------------------------------------------- documents to the wire
-
-
-def _date_to_wire(value: date | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _period_to_wire(period: Period | None) -> dict[str, Any] | None:
-    if period is None:
-        return None
-    start, end = _date_to_wire(period.start), _date_to_wire(period.end)
-    return {"from": start, "to": end, "text": period.text}
-
-
-def _row_to_wire(row: TrialBalanceRow) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "parent": row.parent,
-        "kind": row.kind,
-        "level": row.level,
-        "code": row.code,
-        "name": row.name,
-        "opening_debit": row.opening_debit,
-        "opening_credit": row.opening_credit,
-        "turnover_debit": row.turnover_debit,
-        "turnover_credit": row.turnover_credit,
-        "closing_debit": row.closing_debit,
-        "closing_credit": row.closing_credit,
-        "confidence": row.confidence,
-        "locator": locator_to_wire(row.locator),
-    }
-
-
-def totals_to_wire(totals: Totals) -> dict[str, Any]:
-    return {
-        "opening_debit": totals.opening_debit,
-        "opening_credit": totals.opening_credit,
-        "turnover_debit": totals.turnover_debit,
-        "turnover_credit": totals.turnover_credit,
-        "closing_debit": totals.closing_debit,
-        "closing_credit": totals.closing_credit,
-        "locator": locator_to_wire(totals.locator),
-    }
-
-
-def _transaction_to_wire(line: Transaction) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "date": _date_to_wire(line.date),
-        "number": line.number,
-        "debit": line.debit,
-        "credit": line.credit,
-    }
-    if line.equivalents is not None:
-        out["debit_equivalent"] = line.equivalents.debit
-        out["credit_equivalent"] = line.equivalents.credit
-    out["counterparty_name"] = line.counterparty_name
-    out["counterparty_tax_id"] = line.counterparty_tax_id
-    out["counterparty_account"] = line.counterparty_account
-    out["counterparty_bank"] = line.counterparty_bank
-    out["counterparty_bank_bic"] = line.counterparty_bank_bic
-    # Optional since 2.3: written only where known, so that other lines stay as before.
-    if line.document_kind is not None:
-        out["document_kind"] = line.document_kind
-    if line.counterparty_kpp is not None:
-        out["counterparty_kpp"] = line.counterparty_kpp
-    out["purpose"] = line.purpose
-    out["confidence"] = line.confidence
-    out["locator"] = locator_to_wire(line.locator)
-    return out
-
-
-def _header_to_wire(header: StatementHeader) -> dict[str, Any]:
-    return {
-        "bank_name": header.bank_name,
-        "bank_bic": header.bank_bic,
-        "account": header.account,
-        "currency": header.currency,
-        "holder_name": header.holder_name,
-        "holder_tax_id": header.holder_tax_id,
-        "period": _period_to_wire(header.period),
-        "opening_balance": header.opening_balance,
-        "closing_balance": header.closing_balance,
-        "total_debit": header.total_debit,
-        "total_credit": header.total_credit,
-    }
-
-
-def to_wire(document: Document, major: int) -> dict[str, Any]:
-    """The osvDocument / statementDocument of MAJOR ``major``, ready for JSON. Not checked
-    here: the result file it goes into is (``result_file_payload``)."""
-    if isinstance(document, TrialBalance):
-        organisation = document.organisation
-        account = document.account
-        return {
-            "type": "osv",
-            "variant": document.variant,
-            "title": document.title,
-            "organisation": (
-                {"name": organisation.name, "tax_id": organisation.tax_id}
-                if organisation is not None
-                else None
-            ),
-            "period": _period_to_wire(document.period),
-            "currency": document.currency,
-            "unit": document.unit,
-            "account": {"code": account.code, "name": account.name} if account else None,
-            "rows": [_row_to_wire(row) for row in document.rows],
-            "totals": totals_to_wire(document.totals) if document.totals is not None else None,
-            "confidence": document.confidence,
-            "locator": locator_to_wire(document.locator),
-            "warnings": warnings_to_wire(document.warnings, major),
-        }
-    return {
-        "type": "statement",
-        "header": _header_to_wire(document.header),
-        "transactions": [_transaction_to_wire(line) for line in document.transactions],
-        "confidence": document.confidence,
-        "locator": locator_to_wire(document.locator),
-        "warnings": warnings_to_wire(document.warnings, major),
-    }
-
-
-# ---------------------------------------------------------------- documents from the wire
-
-
-def _date(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value is not None else None
-
-
-def _period(data: Mapping[str, Any] | None) -> Period | None:
-    if data is None:
-        return None
-    return Period(start=_date(data["from"]), end=_date(data["to"]), text=data["text"])
-
-
-def _row(data: Mapping[str, Any]) -> TrialBalanceRow:
-    return TrialBalanceRow(
-        id=data["id"],
-        parent=data["parent"],
-        kind=data["kind"],
-        level=data["level"],
-        code=data["code"],
-        name=data["name"],
-        opening_debit=data["opening_debit"],
-        opening_credit=data["opening_credit"],
-        turnover_debit=data["turnover_debit"],
-        turnover_credit=data["turnover_credit"],
-        closing_debit=data["closing_debit"],
-        closing_credit=data["closing_credit"],
-        confidence=data["confidence"],
-        locator=_locator(data["locator"]),
-    )
-
-
-def _totals(data: Mapping[str, Any]) -> Totals:
-    return Totals(
-        opening_debit=data["opening_debit"],
-        opening_credit=data["opening_credit"],
-        turnover_debit=data["turnover_debit"],
-        turnover_credit=data["turnover_credit"],
-        closing_debit=data["closing_debit"],
-        closing_credit=data["closing_credit"],
-        locator=_locator(data["locator"]),
-    )
-
-
-def _transaction(data: Mapping[str, Any]) -> Transaction:
-    equivalents = None
-    if "debit_equivalent" in data or "credit_equivalent" in data:
-        equivalents = Equivalents(data.get("debit_equivalent"), data.get("credit_equivalent"))
-    return Transaction(
-        date=_date(data["date"]),
-        number=data["number"],
-        debit=data["debit"],
-        credit=data["credit"],
-        equivalents=equivalents,
-        counterparty_name=data["counterparty_name"],
-        counterparty_tax_id=data["counterparty_tax_id"],
-        counterparty_account=data["counterparty_account"],
-        counterparty_bank=data["counterparty_bank"],
-        counterparty_bank_bic=data.get("counterparty_bank_bic"),
-        purpose=data["purpose"],
-        confidence=data["confidence"],
-        locator=_locator(data["locator"]),
-        document_kind=data.get("document_kind"),
-        counterparty_kpp=data.get("counterparty_kpp"),
-    )
-
-
-def _header(data: Mapping[str, Any]) -> StatementHeader:
-    return StatementHeader(
-        bank_name=data["bank_name"],
-        bank_bic=data["bank_bic"],
-        account=data["account"],
-        currency=data["currency"],
-        holder_name=data["holder_name"],
-        holder_tax_id=data["holder_tax_id"],
-        period=_period(data["period"]),
-        opening_balance=data["opening_balance"],
-        closing_balance=data["closing_balance"],
-        total_debit=data["total_debit"],
-        total_credit=data["total_credit"],
-    )
-
-
-def document_of(data: Mapping[str, Any], major: int) -> Document:
-    """A document that already matched its MAJOR's schema (inside a checked result file)."""
-    warnings = tuple(_warning(item, major) for item in data["warnings"])
-    if data["type"] == "osv":
-        organisation = data["organisation"]
-        account = data["account"]
-        totals = data["totals"]
-        return TrialBalance(
-            variant=data["variant"],
-            title=data["title"],
-            organisation=(
-                Organisation(organisation["name"], organisation["tax_id"])
-                if organisation is not None
-                else None
-            ),
-            period=_period(data["period"]),
-            currency=data["currency"],
-            unit=data["unit"],
-            account=AccountRef(account["code"], account["name"]) if account is not None else None,
-            rows=tuple(_row(row) for row in data["rows"]),
-            totals=_totals(totals) if totals is not None else None,
-            confidence=data["confidence"],
-            locator=_locator(data["locator"]),
-            warnings=warnings,
-        )
-    return Statement(
-        header=_header(data["header"]),
-        transactions=tuple(_transaction(line) for line in data["transactions"]),
-        confidence=data["confidence"],
-        locator=_locator(data["locator"]),
-        warnings=warnings,
-    )
-
-
-def from_wire(data: object, major: int) -> Document:
-    """One osvDocument / statementDocument of MAJOR ``major`` as a typed value; the schema of
-    that MAJOR judges it first, and ``ContractError`` says why it does not fit."""
-    errors = document_errors(major, data)
-    if errors:
-        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
-        message = f"document does not match MAJOR {major}: {errors[0]}{more}"
-        raise ContractError(Reason.SCHEMA, message, errors=errors)
-    assert isinstance(data, Mapping)  # the schema refuses anything else
-    return document_of(data, major)

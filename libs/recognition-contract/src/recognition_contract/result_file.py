@@ -9,14 +9,8 @@ from typing import Any
 from uuid import UUID
 
 from recognition_contract.codec import MAX_RESULT_FILE_BYTES, decode_json
-from recognition_contract.documents import (
-    Document,
-    Warning,
-    document_of,
-    to_wire,
-    warnings_from,
-    warnings_to_wire,
-)
+from recognition_contract.document_wire import document_of, to_wire
+from recognition_contract.documents import Document, Warning, warnings_from, warnings_to_wire
 from recognition_contract.enums import ErrorCode, Status
 from recognition_contract.messages import ErrorInfo, ServiceInfo
 from recognition_contract.schemas import Kind, validate

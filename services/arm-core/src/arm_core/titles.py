@@ -3,13 +3,13 @@ an export): never a blank or a «None» where the source printed no title or acc
 
 from __future__ import annotations
 
-from typing import Any
+from recognition_contract import Document, TrialBalance
 
 OSV_TITLE = "Оборотно-сальдовая ведомость"
 
 
-def document_title(doc: dict[str, Any]) -> str:
-    if doc["kind"] == "osv":
-        return str(doc.get("title") or OSV_TITLE)
-    account = (doc.get("header") or {}).get("account")
+def document_title(doc: Document) -> str:
+    if isinstance(doc, TrialBalance):
+        return doc.title or OSV_TITLE
+    account = doc.header.account
     return f"Выписка по счёту {account}" if account else "Выписка (счёт не прочитан)"

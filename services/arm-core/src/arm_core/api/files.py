@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect
 
 from arm_core.api.bodies import RequestBody
 from arm_core.api.deps import admin_of, changer_within, principal_of, runtime_of, team_for
+from arm_core.api.document_json import document_json
 from arm_core.api.errors import ApiError, error_responses
 from arm_core.api.models import (
     BatchRetryResults,
@@ -307,7 +308,7 @@ async def get_documents(request: Request, file_id: uuid.UUID) -> FileDocuments:
             "file_id": file_id,
             "status": detail["status"],
             "job_id": detail["current_job_id"],
-            "documents": await reviewed_documents(pool, file_id),
+            "documents": [document_json(d) for d in await reviewed_documents(pool, file_id)],
         }
     )
 

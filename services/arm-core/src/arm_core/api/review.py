@@ -11,6 +11,7 @@ from pydantic import Field
 
 from arm_core.api.bodies import RequestBody
 from arm_core.api.deps import changer_within, runtime_of
+from arm_core.api.document_json import document_json
 from arm_core.api.errors import error_responses
 from arm_core.api.models import ReviewedDocument
 from arm_core.review.service import Change, confirm, correct, undo
@@ -75,7 +76,7 @@ async def correct_document(
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     change = Change(body.target, body.position, body.field, body.value, body.reason.strip())
     view = await correct(runtime.pool, who, document_id, change)
-    return ReviewedDocument.model_validate({"document": view})
+    return ReviewedDocument.model_validate({"document": document_json(view)})
 
 
 @router.delete(
@@ -95,7 +96,7 @@ async def undo_correction(
     runtime = runtime_of(request)
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     view = await undo(runtime.pool, who, document_id, correction_id)
-    return ReviewedDocument.model_validate({"document": view})
+    return ReviewedDocument.model_validate({"document": document_json(view)})
 
 
 @router.post(
@@ -113,4 +114,4 @@ async def confirm_document(
     who = changer_within(request, "review", runtime.settings.retries_per_minute)
     acknowledged = [item.model_dump() for item in body.acknowledged]
     view = await confirm(runtime.pool, who, document_id, acknowledged)
-    return ReviewedDocument.model_validate({"document": view})
+    return ReviewedDocument.model_validate({"document": document_json(view)})

@@ -26,16 +26,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 
+from recognition_contract import MONEY_FIELDS
+
 MONEY = Numeric(20, 2)
 CONFIDENCE = Numeric(5, 2)
-ROW_MONEY = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
+# A trial balance row's six amount columns: the contract's names.
+ROW_MONEY = MONEY_FIELDS
 
 JOB_STATUSES = (
     "queued",

@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
-from arm_core.db.tables import ROW_MONEY
 from arm_core.denomination import denomination
+from arm_core.review.model import ReviewedDocument
 from arm_core.titles import document_title
+from recognition_contract import MONEY_FIELDS, Locator, Period, Statement, TrialBalance
 
 Cell = str | int | Decimal | dt.date | None
 
@@ -83,7 +83,7 @@ class Source:
     """One file's documents, as ``reviewed_documents`` gives them."""
 
     file_name: str
-    documents: list[dict[str, Any]]
+    documents: list[ReviewedDocument]
 
 
 @dataclass
@@ -104,53 +104,48 @@ def money(value: str | None) -> Decimal | None:
     return None if value is None else Decimal(value)
 
 
-def _period(period: dict[str, Any] | None) -> Cell:
-    if not period:
+def _period(period: Period | None) -> Cell:
+    if period is None:
         return None
-    start, end = period.get("from"), period.get("to")
-    if start and end:
-        return f"{_date(start)} – {_date(end)}"
-    text: str | None = period.get("text")
-    return text
+    if period.start and period.end:
+        return f"{_date(period.start)} – {_date(period.end)}"
+    return period.text
 
 
-def _date(value: Any) -> str:
-    if isinstance(value, str):
-        value = dt.date.fromisoformat(value)
-    return value.strftime("%d.%m.%Y") if isinstance(value, dt.date) else str(value)
+def _date(value: dt.date) -> str:
+    return value.strftime("%d.%m.%Y")
 
 
-def review(doc: dict[str, Any]) -> str:
+def review(doc: ReviewedDocument) -> str:
     """Where the analyst's review of the document stands, in words for the sheet."""
-    for key, words in (("confirmed", "подтверждён"), ("reopened", "открыт снова исправлением")):
-        mark = doc.get(key)
+    for mark, words in (
+        (doc.confirmed, "подтверждён"),
+        (doc.reopened, "открыт снова исправлением"),
+    ):
         if mark:
-            at = mark["at"]
-            moment = at.strftime("%d.%m.%Y %H:%M") if isinstance(at, dt.datetime) else str(at)
-            return f"{words}: {mark['by']}, {moment}"
+            return f"{words}: {mark.by}, {mark.at.strftime('%d.%m.%Y %H:%M')}"
     return "не подтверждён"
 
 
-def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
-    organisation = doc.get("organisation") or {}
-    account = doc.get("account") or {}
+def _osv(name: str, reviewed: ReviewedDocument, doc: TrialBalance, file_name: str) -> Table:
+    organisation, account = doc.organisation, doc.account
     about: list[tuple[str, Cell]] = [
         ("Файл", file_name),
         ("Документ", document_title(doc)),
-        ("Вид", VARIANTS.get(doc.get("variant") or "", doc.get("variant"))),
-        ("Организация", organisation.get("name")),
-        ("УНП/ИНН", organisation.get("tax_id")),
-        ("Период", _period(doc.get("period"))),
-        ("Единицы сумм", denomination(doc.get("unit"), doc.get("currency"))),
-        ("Проверка аналитиком", review(doc)),
+        ("Вид", VARIANTS.get(doc.variant, doc.variant)),
+        ("Организация", organisation.name if organisation else None),
+        ("УНП/ИНН", organisation.tax_id if organisation else None),
+        ("Период", _period(doc.period)),
+        ("Единицы сумм", denomination(doc.unit, doc.currency)),
+        ("Проверка аналитиком", review(reviewed)),
     ]
     if account:
-        about.append(("Счёт", " ".join(v for v in (account.get("code"), account.get("name")) if v)))
-    rows = [
-        [row["account"], row["name"], row["level"], *(money(row[key]) for key in ROW_MONEY)]
-        for row in doc["rows"]
+        about.append(("Счёт", " ".join(v for v in (account.code, account.name) if v)))
+    rows: list[list[Cell]] = [
+        [row.code, row.name, row.level, *(money(getattr(row, key)) for key in MONEY_FIELDS)]
+        for row in doc.rows
     ]
-    totals = doc.get("totals")
+    totals = doc.totals
     return Table(
         name=name,
         about=about,
@@ -158,47 +153,47 @@ def _osv(name: str, doc: dict[str, Any], file_name: str) -> Table:
         rows=rows,
         money=frozenset(range(3, 9)),
         totals=(
-            ["Итого", None, None, *(money(totals.get(key)) for key in ROW_MONEY)]
+            ["Итого", None, None, *(money(getattr(totals, key)) for key in MONEY_FIELDS)]
             if totals
             else None
         ),
     )
 
 
-def _statement(name: str, doc: dict[str, Any], file_name: str) -> Table:
-    header = doc.get("header") or {}
+def _statement(name: str, reviewed: ReviewedDocument, doc: Statement, file_name: str) -> Table:
+    header = doc.header
     about: list[tuple[str, Cell]] = [
         ("Файл", file_name),
         ("Документ", document_title(doc)),
-        ("Банк", header.get("bank_name")),
-        ("БИК", header.get("bank_bic")),
-        ("Счёт", header.get("account")),
-        ("Единицы сумм", denomination("units", header.get("currency"))),
-        ("Владелец счёта", header.get("holder_name")),
-        ("УНП/ИНН", header.get("holder_tax_id")),
-        ("Период", _period(header.get("period"))),
-        ("Остаток на начало", money(header.get("opening_balance"))),
-        ("Остаток на конец", money(header.get("closing_balance"))),
-        ("Проверка аналитиком", review(doc)),
+        ("Банк", header.bank_name),
+        ("БИК", header.bank_bic),
+        ("Счёт", header.account),
+        ("Единицы сумм", denomination("units", header.currency)),
+        ("Владелец счёта", header.holder_name),
+        ("УНП/ИНН", header.holder_tax_id),
+        ("Период", _period(header.period)),
+        ("Остаток на начало", money(header.opening_balance)),
+        ("Остаток на конец", money(header.closing_balance)),
+        ("Проверка аналитиком", review(reviewed)),
     ]
-    rows = [
+    rows: list[list[Cell]] = [
         [
-            line["date"],
-            line["number"],
-            line.get("document_kind"),
-            money(line["debit"]),
-            money(line["credit"]),
-            line["counterparty_name"],
-            line["counterparty_tax_id"],
-            line.get("counterparty_kpp"),
-            line["counterparty_account"],
-            line["counterparty_bank"],
-            line["counterparty_bank_bic"],
-            line["purpose"],
+            line.date,
+            line.number,
+            line.document_kind,
+            money(line.debit),
+            money(line.credit),
+            line.counterparty_name,
+            line.counterparty_tax_id,
+            line.counterparty_kpp,
+            line.counterparty_account,
+            line.counterparty_bank,
+            line.counterparty_bank_bic,
+            line.purpose,
         ]
-        for line in doc["transactions"]
+        for line in doc.transactions
     ]
-    debit, credit = money(header.get("total_debit")), money(header.get("total_credit"))
+    debit, credit = money(header.total_debit), money(header.total_credit)
     return Table(
         name=name,
         about=about,
@@ -220,38 +215,41 @@ def export_of(sources: list[Source]) -> Export:
     out = Export()
     several = len(sources) > 1
     for file_no, source in enumerate(sources, start=1):
-        for doc_no, doc in enumerate(source.documents, start=1):
-            kind = "ОСВ" if doc["kind"] == "osv" else "Выписка"
+        for doc_no, reviewed in enumerate(source.documents, start=1):
+            doc = reviewed.document
+            kind = "ОСВ" if isinstance(doc, TrialBalance) else "Выписка"
             name = f"{file_no}.{doc_no} {kind}" if several else f"{doc_no} {kind}"
-            build = _osv if doc["kind"] == "osv" else _statement
-            out.tables.append(build(name, doc, source.file_name))
-            for layer in doc.get("corrections", []):
+            if isinstance(doc, TrialBalance):
+                out.tables.append(_osv(name, reviewed, doc, source.file_name))
+            else:
+                out.tables.append(_statement(name, reviewed, doc, source.file_name))
+            for layer in reviewed.corrections:
                 out.corrections.rows.append(
                     [
                         source.file_name,
                         name,
-                        PARTS.get(layer["target"], layer["target"]),
-                        layer["position"],
-                        layer["field"],
-                        layer["recognised"],
-                        layer["corrected"],
-                        layer["actor"],
-                        layer["at"].strftime("%d.%m.%Y %H:%M UTC"),
-                        layer["reason"],
+                        PARTS.get(layer.target, layer.target),
+                        layer.position,
+                        layer.field,
+                        layer.recognised,
+                        layer.corrected,
+                        layer.actor,
+                        layer.at.strftime("%d.%m.%Y %H:%M UTC"),
+                        layer.reason,
                     ]
                 )
-            for item in doc["warnings"]:
-                locator = item.get("locator") or {}
+            for item in doc.warnings:
+                locator = item.locator or Locator()
                 out.warnings.rows.append(
                     [
                         source.file_name,
                         name,
-                        item.get("code"),
-                        item.get("severity"),
-                        item.get("message"),
-                        locator.get("sheet"),
-                        locator.get("row"),
-                        locator.get("page"),
+                        item.code,
+                        item.severity.value,
+                        item.message,
+                        locator.sheet,
+                        locator.row,
+                        locator.page,
                     ]
                 )
     return out

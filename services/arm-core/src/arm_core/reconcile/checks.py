@@ -25,7 +25,18 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Generic, Literal, TypeVar
+
+from recognition_contract import (
+    Document,
+    Locator,
+    Organisation,
+    Period,
+    Statement,
+    TrialBalance,
+    TrialBalanceRow,
+    locator_to_wire,
+)
 
 ZERO = Decimal(0)
 DAY = dt.timedelta(days=1)
@@ -69,16 +80,21 @@ class FileDocuments:
     file_id: str
     name: str
     sha256: str | None
-    documents: list[dict[str, Any]]
+    # None: a document counted in another file (``duplicates.distinct``), kept so that every
+    # other document keeps its position (the links point at #doc-N).
+    documents: list[Document | None]
     excluded: bool = False
 
 
+D = TypeVar("D", TrialBalance, Statement)
+
+
 @dataclass(frozen=True)
-class _Doc:
+class _Doc(Generic[D]):
     place: Place
     start: dt.date
     end: dt.date
-    doc: dict[str, Any]
+    doc: D
 
 
 def _money(value: str | None) -> Decimal | None:
@@ -100,12 +116,10 @@ def _span(start: dt.date, end: dt.date) -> str:
     return f"{_day(start)}–{_day(end)}"
 
 
-def _period_of(period: dict[str, Any] | None) -> tuple[dt.date, dt.date] | None:
-    if not period or not period.get("from") or not period.get("to"):
+def _period_of(period: Period | None) -> tuple[dt.date, dt.date] | None:
+    if period is None or not period.start or not period.end:
         return None
-    start, end = period["from"], period["to"]
-    if isinstance(start, str):
-        start, end = dt.date.fromisoformat(start), dt.date.fromisoformat(end)
+    start, end = period.start, period.end
     return (start, end) if start <= end else None
 
 
@@ -113,41 +127,44 @@ def _account(value: str | None) -> str:
     return "".join((value or "").split()).upper()
 
 
-def statement_what(doc: dict[str, Any]) -> str:
+def statement_what(doc: Statement) -> str:
     """A statement in the analyst's words: «выписка BY… за 01.01.2024–31.01.2024»."""
-    header = doc.get("header") or {}
-    period = _period_of(header.get("period"))
+    header = doc.header
+    period = _period_of(header.period)
     during = f" за {_span(*period)}" if period else ""
-    return f"выписка {header.get('account') or 'без счёта'}{during}"
+    return f"выписка {header.account or 'без счёта'}{during}"
 
 
-def _statements(files: list[FileDocuments]) -> list[_Doc]:
+def _statements(files: list[FileDocuments]) -> list[_Doc[Statement]]:
     out = []
     for file in files:
         for index, doc in enumerate(file.documents, start=1):
-            header = doc.get("header") or {}
-            period = _period_of(header.get("period"))
-            if doc["kind"] != "statement" or period is None:
+            if not isinstance(doc, Statement):
+                continue
+            period = _period_of(doc.header.period)
+            if period is None:
                 continue
             what = statement_what(doc)
             out.append(_Doc(Place(file.file_id, file.name, index, what), *period, doc))
     return out
 
 
-def _trial_balances(files: list[FileDocuments]) -> list[_Doc]:
+def _trial_balances(files: list[FileDocuments]) -> list[_Doc[TrialBalance]]:
     out = []
     for file in files:
         for index, doc in enumerate(file.documents, start=1):
-            period = _period_of(doc.get("period"))
-            if doc["kind"] != "osv" or period is None:
+            if not isinstance(doc, TrialBalance):
                 continue
-            code = (doc.get("account") or {}).get("code")
+            period = _period_of(doc.period)
+            if period is None:
+                continue
+            code = doc.account.code if doc.account else None
             what = f"ОСВ{f' по счёту {code}' if code else ''} за {_span(*period)}"
             out.append(_Doc(Place(file.file_id, file.name, index, what), *period, doc))
     return out
 
 
-def _periods(check: Check, docs: list[_Doc], subject: str) -> list[tuple[_Doc, _Doc]]:
+def _periods(check: Check, docs: list[_Doc[D]], subject: str) -> list[tuple[_Doc[D], _Doc[D]]]:
     """Consecutive documents of one subject, their gaps and overlaps added to ``check``;
     the pairs that meet end to start, to be chained."""
     ordered = sorted(docs, key=lambda d: (d.start, d.end))
@@ -180,15 +197,15 @@ def _periods(check: Check, docs: list[_Doc], subject: str) -> list[tuple[_Doc, _
 
 def statement_chain(files: list[FileDocuments]) -> Check:
     check = Check("STATEMENT_CHAIN", "Выписки по одному счёту идут без разрывов")
-    by_account: dict[tuple[str, str], list[_Doc]] = defaultdict(list)
+    by_account: dict[tuple[str, str], list[_Doc[Statement]]] = defaultdict(list)
     for doc in _statements(files):
-        header = doc.doc["header"]
-        if header.get("account"):
-            by_account[(_account(header["account"]), header.get("currency") or "")].append(doc)
+        header = doc.doc.header
+        if header.account:
+            by_account[(_account(header.account), header.currency or "")].append(doc)
     for (account, _currency), docs in sorted(by_account.items()):
         for before, after in _periods(check, docs, f"Счёт {account}"):
-            closing = _money(before.doc["header"].get("closing_balance"))
-            opening = _money(after.doc["header"].get("opening_balance"))
+            closing = _money(before.doc.header.closing_balance)
+            opening = _money(after.doc.header.opening_balance)
             if closing is None or opening is None or closing == opening:
                 continue
             check.findings.append(
@@ -204,38 +221,35 @@ def statement_chain(files: list[FileDocuments]) -> Check:
     return check
 
 
-def _net(row: dict[str, Any] | None, side: str) -> Decimal:
-    if row is None:
-        return ZERO
-    return (_money(row.get(f"{side}_debit")) or ZERO) - (_money(row.get(f"{side}_credit")) or ZERO)
+def _net(row: TrialBalanceRow, side: Literal["opening", "closing"]) -> Decimal:
+    debit, credit = getattr(row, f"{side}_debit"), getattr(row, f"{side}_credit")
+    return (_money(debit) or ZERO) - (_money(credit) or ZERO)
 
 
-def _row_key(row: dict[str, Any]) -> tuple[str, str]:
-    return (_account(row.get("account")), " ".join((row.get("name") or "").split()).lower())
+def _row_key(row: TrialBalanceRow) -> tuple[str, str]:
+    return (_account(row.code), " ".join((row.name or "").split()).lower())
 
 
 def trial_balance_chain(files: list[FileDocuments]) -> Check:
     check = Check("TRIAL_BALANCE_CHAIN", "ОСВ соседних периодов продолжают друг друга")
-    subjects: dict[tuple[str, str, str, str], list[_Doc]] = defaultdict(list)
+    subjects: dict[tuple[str, str, str, str], list[_Doc[TrialBalance]]] = defaultdict(list)
     for doc in _trial_balances(files):
-        organisation = doc.doc.get("organisation") or {}
-        who = organisation.get("tax_id") or (organisation.get("name") or "").lower()
-        account = (doc.doc.get("account") or {}).get("code") or ""
-        subjects[
-            (who, doc.doc.get("variant") or "", account, doc.doc.get("currency") or "")
-        ].append(doc)
+        organisation, ref = doc.doc.organisation, doc.doc.account
+        who = (organisation.tax_id or (organisation.name or "").lower()) if organisation else ""
+        account = (ref.code if ref else None) or ""
+        subjects[(who, doc.doc.variant, account, doc.doc.currency or "")].append(doc)
     for (_who, _variant, account, _currency), docs in sorted(subjects.items()):
         subject = f"ОСВ по счёту {account}" if account else "ОСВ"
         for before, after in _periods(check, docs, subject):
-            closing = {_row_key(row): row for row in before.doc["rows"]}
-            for row in after.doc["rows"]:
+            closing = {_row_key(row): row for row in before.doc.rows}
+            for row in after.doc.rows:
                 key = _row_key(row)
                 if key not in closing:
                     continue
                 was, now = _net(closing[key], "closing"), _net(row, "opening")
                 if was == now:
                     continue
-                label = " ".join(v for v in (row.get("account"), row.get("name")) if v)
+                label = " ".join(v for v in (row.code, row.name) if v)
                 check.findings.append(
                     Finding(
                         check.code,
@@ -243,8 +257,8 @@ def trial_balance_chain(files: list[FileDocuments]) -> Check:
                         f"{label}: сальдо на конец {_day(before.end)} {_fmt(was)}, "
                         f"на начало {_day(after.start)} {_fmt(now)} (Дт − Кт)",
                         (
-                            _at(before.place, closing[key].get("locator")),
-                            _at(after.place, row.get("locator")),
+                            _at(before.place, closing[key].locator),
+                            _at(after.place, row.locator),
                         ),
                         now - was,
                     )
@@ -252,11 +266,13 @@ def trial_balance_chain(files: list[FileDocuments]) -> Check:
     return check
 
 
-def _at(place: Place, locator: dict[str, Any] | None) -> Place:
-    return Place(place.file_id, place.file_name, place.document, place.what, locator)
+def _at(place: Place, locator: Locator) -> Place:
+    # As the API shows a locator: the fields that are set.
+    wire = locator_to_wire(locator)
+    return Place(place.file_id, place.file_name, place.document, place.what, wire)
 
 
-def _covered(start: dt.date, end: dt.date, docs: Iterable[_Doc]) -> bool:
+def _covered(start: dt.date, end: dt.date, docs: Iterable[_Doc[Statement]]) -> bool:
     reach = start - DAY
     for doc in sorted(docs, key=lambda d: d.start):
         if doc.start > reach + DAY:
@@ -268,14 +284,14 @@ def _covered(start: dt.date, end: dt.date, docs: Iterable[_Doc]) -> bool:
 def bank_accounts(files: list[FileDocuments]) -> Check:
     check = Check("BANK_ACCOUNTS", "Счёт 51 в ОСВ сходится с выписками")
     statements = [
-        doc for doc in _statements(files) if (doc.doc["header"].get("currency") or None) in NATIONAL
+        doc for doc in _statements(files) if (doc.doc.header.currency or None) in NATIONAL
     ]
     if not statements:
         return check
     for osv in _trial_balances(files):
-        if osv.doc.get("variant") != "general":
+        if osv.doc.variant != "general":
             continue
-        row = next((r for r in osv.doc["rows"] if _account(r.get("account")) == BANK_ACCOUNT), None)
+        row = next((r for r in osv.doc.rows if _account(r.code) == BANK_ACCOUNT), None)
         if row is None:
             continue
         inside = [
@@ -283,9 +299,9 @@ def bank_accounts(files: list[FileDocuments]) -> Check:
             for s in statements
             if osv.start <= s.start and s.end <= osv.end and same_holder(osv.doc, s.doc)
         ]
-        by_account: dict[str, list[_Doc]] = defaultdict(list)
+        by_account: dict[str, list[_Doc[Statement]]] = defaultdict(list)
         for statement in inside:
-            by_account[_account(statement.doc["header"]["account"])].append(statement)
+            by_account[_account(statement.doc.header.account)].append(statement)
         if not by_account or not all(
             _covered(osv.start, osv.end, docs) for docs in by_account.values()
         ):
@@ -294,24 +310,16 @@ def bank_accounts(files: list[FileDocuments]) -> Check:
         firsts = [min(docs, key=lambda d: d.start) for docs in by_account.values()]
         lasts = [max(docs, key=lambda d: d.end) for docs in by_account.values()]
         sums = {
-            "opening": sum(
-                (_money(d.doc["header"].get("opening_balance")) or ZERO for d in firsts), ZERO
-            ),
-            "closing": sum(
-                (_money(d.doc["header"].get("closing_balance")) or ZERO for d in lasts), ZERO
-            ),
-            "in": sum(
-                (_money(t["credit"]) or ZERO for d in inside for t in d.doc["transactions"]), ZERO
-            ),
-            "out": sum(
-                (_money(t["debit"]) or ZERO for d in inside for t in d.doc["transactions"]), ZERO
-            ),
+            "opening": sum((_money(d.doc.header.opening_balance) or ZERO for d in firsts), ZERO),
+            "closing": sum((_money(d.doc.header.closing_balance) or ZERO for d in lasts), ZERO),
+            "in": sum((_money(t.credit) or ZERO for d in inside for t in d.doc.transactions), ZERO),
+            "out": sum((_money(t.debit) or ZERO for d in inside for t in d.doc.transactions), ZERO),
         }
         ledger = {
             "opening": _net(row, "opening"),
             "closing": _net(row, "closing"),
-            "in": _money(row.get("turnover_debit")) or ZERO,
-            "out": _money(row.get("turnover_credit")) or ZERO,
+            "in": _money(row.turnover_debit) or ZERO,
+            "out": _money(row.turnover_credit) or ZERO,
         }
         words = {
             "opening": "сальдо на начало",
@@ -319,7 +327,7 @@ def bank_accounts(files: list[FileDocuments]) -> Check:
             "in": "оборот по дебету (поступления)",
             "out": "оборот по кредиту (списания)",
         }
-        places = (_at(osv.place, row.get("locator")), *(d.place for d in inside))
+        places = (_at(osv.place, row.locator), *(d.place for d in inside))
         for key, word in words.items():
             if ledger[key] == sums[key]:
                 continue
@@ -368,14 +376,14 @@ def _name(value: str | None) -> str:
     return " ".join(w for w in words if w not in _LEGAL_FORMS)
 
 
-def same_holder(osv: dict[str, Any], statement: dict[str, Any]) -> bool:
+def same_holder(osv: TrialBalance, statement: Statement) -> bool:
     """Whether a statement may be compared with a trial balance: its holder is the trial
     balance's organisation, by tax id where both name one, else by name; where either names
     nobody there is nothing to tell them apart by."""
-    organisation = osv.get("organisation") or {}
-    header = statement.get("header") or {}
-    ours, theirs = organisation.get("tax_id"), header.get("holder_tax_id")
+    organisation = osv.organisation or Organisation(None, None)
+    header = statement.header
+    ours, theirs = organisation.tax_id, header.holder_tax_id
     if ours and theirs:
         return "".join(filter(str.isdigit, ours)) == "".join(filter(str.isdigit, theirs))
-    ours, theirs = _name(organisation.get("name")), _name(header.get("holder_name"))
+    ours, theirs = _name(organisation.name), _name(header.holder_name)
     return not (ours and theirs) or ours == theirs

@@ -10,28 +10,22 @@ import dataclasses
 from typing import Any
 
 from arm_core.reconcile.checks import FileDocuments, Finding, Place, statement_what
-
-# What a later copy's place in its file holds instead of the document: a kind no check reads,
-# so that every other document keeps its position (the links point at #doc-N).
-COUNTED_ELSEWHERE: dict[str, Any] = {"kind": "counted_elsewhere"}
+from recognition_contract import Document, Statement
 
 
-def _statement_key(doc: dict[str, Any]) -> tuple[Any, ...] | None:
-    if doc["kind"] != "statement":
+def _statement_key(doc: Document) -> tuple[Any, ...] | None:
+    if not isinstance(doc, Statement):
         return None
-    header = doc.get("header") or {}
-    period = header.get("period") or {}
-    lines = sorted(
-        (str(t.get("date")), t.get("debit") or "", t.get("credit") or "")
-        for t in doc.get("transactions", [])
-    )
+    header = doc.header
+    period = header.period
+    lines = sorted((str(t.date), t.debit or "", t.credit or "") for t in doc.transactions)
     return (
-        "".join((header.get("account") or "").split()).upper(),
-        header.get("currency") or "",
-        str(period.get("from")),
-        str(period.get("to")),
-        header.get("opening_balance"),
-        header.get("closing_balance"),
+        "".join((header.account or "").split()).upper(),
+        header.currency or "",
+        str(period.start if period else None),
+        str(period.end if period else None),
+        header.opening_balance,
+        header.closing_balance,
         tuple(lines),
     )
 
@@ -49,11 +43,14 @@ def distinct(files: list[FileDocuments]) -> tuple[list[FileDocuments], list[Find
             continue
         if file.sha256:
             seen_bytes.add(file.sha256)
-        documents: list[dict[str, Any]] = []
+        documents: list[Document | None] = []
         for index, doc in enumerate(file.documents, start=1):
-            key = _statement_key(doc)
+            key = _statement_key(doc) if doc is not None else None
+            if key is None or not isinstance(doc, Statement):
+                documents.append(doc)
+                continue
             place = Place(file.file_id, file.name, index, statement_what(doc))
-            if key is not None and key in seen:
+            if key in seen:
                 findings.append(
                     Finding(
                         "SAME_FILE",
@@ -64,10 +61,10 @@ def distinct(files: list[FileDocuments]) -> tuple[list[FileDocuments], list[Find
                         (seen[key], place),
                     )
                 )
-                documents.append(COUNTED_ELSEWHERE)
+                # A slot no check reads, so that every other document keeps its position.
+                documents.append(None)
                 continue
-            if key is not None:
-                seen[key] = place
+            seen[key] = place
             documents.append(doc)
         kept.append(dataclasses.replace(file, documents=documents))
     return kept, findings

@@ -44,7 +44,7 @@ async def consolidation_checks(pool: Pool, who: Principal, consolidation_id: uui
             name=row["original_name"],
             sha256=row["sha256"],
             documents=(
-                await reviewed_documents(pool, row["id"])
+                [r.document for r in await reviewed_documents(pool, row["id"])]
                 if row["status"] in RECOGNISED and row["reconciliation_excluded_at"] is None
                 else []
             ),

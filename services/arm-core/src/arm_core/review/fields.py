@@ -1,16 +1,17 @@
-"""What an analyst may correct, and how a value is read: per part of a document (its header,
-a trial balance row, a statement transaction) the fields, their kind, and where the value sits
-in the document as the API shows it."""
+"""What an analyst may correct, and how a value is read and written: per part of a document
+(its header, a trial balance row, a statement transaction) the fields, their kind, and where
+the value sits in the contract's typed document (the attributes from the part to it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from arm_core.db.tables import ROW_MONEY
+from recognition_contract import MONEY_FIELDS, empty, fields_of
 
 Target = Literal["header", "row", "transaction"]
 TARGETS: dict[str, Target] = {"header": "header", "row": "row", "transaction": "transaction"}
@@ -29,7 +30,7 @@ class Kind(StrEnum):
 @dataclass(frozen=True)
 class Editable:
     kind: Kind
-    # Keys from the document (header), the row or the transaction to the value.
+    # Attributes from the document (header), the row or the transaction to the value.
     path: tuple[str, ...]
 
 
@@ -41,8 +42,8 @@ FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
     ("osv", "header"): {
         "organisation_name": Editable(Kind.TEXT, ("organisation", "name")),
         "organisation_tax_id": Editable(Kind.TEXT, ("organisation", "tax_id")),
-        "period_from": Editable(Kind.DATE, ("period", "from")),
-        "period_to": Editable(Kind.DATE, ("period", "to")),
+        "period_from": Editable(Kind.DATE, ("period", "start")),
+        "period_to": Editable(Kind.DATE, ("period", "end")),
         "unit": Editable(Kind.TEXT, ("unit",)),
         "currency": Editable(Kind.TEXT, ("currency",)),
         "account_code": Editable(Kind.TEXT, ("account", "code")),
@@ -50,9 +51,10 @@ FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
         "variant": Editable(Kind.VARIANT, ("variant",)),
     },
     ("osv", "row"): {
-        "account": Editable(Kind.TEXT, ("account",)),
+        # A row's account is its ``code`` in the contract; the API has always said account.
+        "account": Editable(Kind.TEXT, ("code",)),
         "name": Editable(Kind.TEXT, ("name",)),
-        **_amounts(*ROW_MONEY),
+        **_amounts(*MONEY_FIELDS),
     },
     ("statement", "header"): {
         **{
@@ -60,8 +62,8 @@ FIELDS: dict[tuple[str, Target], dict[str, Editable]] = {
             for name in ("bank_name", "bank_bic", "account", "currency", "holder_name")
         },
         "holder_tax_id": Editable(Kind.TEXT, ("header", "holder_tax_id")),
-        "period_from": Editable(Kind.DATE, ("header", "period", "from")),
-        "period_to": Editable(Kind.DATE, ("header", "period", "to")),
+        "period_from": Editable(Kind.DATE, ("header", "period", "start")),
+        "period_to": Editable(Kind.DATE, ("header", "period", "end")),
         **_amounts(
             "opening_balance",
             "closing_balance",
@@ -172,26 +174,36 @@ def shown(kind: Kind, stored: str | None) -> Any:
     return stored
 
 
-def read(part: dict[str, Any], path: tuple[str, ...]) -> Any:
+def read(part: object, path: tuple[str, ...]) -> Any:
     value: Any = part
-    for key in path:
-        if not isinstance(value, dict):
+    for name in path:
+        if value is None:
             return None
-        value = value.get(key)
+        value = getattr(value, name)
     return value
 
 
-# The shape a part of a view has when it is there at all (a correction may fill one in).
-_SHAPES = {
-    "period": ("from", "to", "text"),
-    "account": ("code", "name"),
-    "organisation": ("name", "tax_id"),
-}
+Part = TypeVar("Part")
 
 
-def write(part: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
-    for key in path[:-1]:
-        if not isinstance(part.get(key), dict):
-            part[key] = dict.fromkeys(_SHAPES.get(key, ()))
-        part = part[key]
-    part[path[-1]] = value
+def replaced(part: Part, **changes: Any) -> Part:
+    """A changed copy of a typed value: a dataclass, or a named tuple (rows are)."""
+    if isinstance(part, tuple):
+        changed: Part = part._replace(**changes)  # type: ignore[attr-defined]
+        return changed
+    return dataclasses.replace(part, **changes)  # type: ignore[type-var]
+
+
+def written(part: Part, path: tuple[str, ...], value: Any) -> Part:
+    """``part`` with the value at ``path`` changed; a nested value that was not read at all (a
+    period, an organisation) is made, every other field of it empty."""
+    name, rest = path[0], path[1:]
+    if not rest:
+        return replaced(part, **{name: value})
+    inner = getattr(part, name)
+    if inner is None:
+        owner: type = type(part)
+        of = next(field.of for field in fields_of(owner) if field.name == name)
+        assert of is not None  # a path goes through nested values only
+        inner = empty(of)
+    return replaced(part, **{name: written(inner, rest, value)})

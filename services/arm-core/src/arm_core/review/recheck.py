@@ -6,10 +6,9 @@ recognised."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
-from arm_core.db.tables import ROW_MONEY
 from document_extraction.checks import (
     StatementLine,
     balance_mismatch,
@@ -18,7 +17,17 @@ from document_extraction.checks import (
     row_balances,
     sum_warnings,
 )
-from recognition_contract import Locator, Warning, locator_from_wire, warning_to_wire
+from recognition_contract import (
+    MONEY_FIELDS,
+    Document,
+    Locator,
+    Statement,
+    Totals,
+    TrialBalance,
+    TrialBalanceRow,
+    Warning,
+    amount,
+)
 
 # The warnings the arithmetic of a document raises, re-made from the corrected values.
 ARITHMETIC = frozenset(
@@ -40,7 +49,7 @@ class _Stored:
     """Where warnings point, from the locators the document keeps: row ``i`` is the
     document's i-th row or transaction (one past the last: its totals)."""
 
-    def __init__(self, where: Locator, rows: list[Locator | None]) -> None:
+    def __init__(self, where: Locator, rows: Sequence[Locator | None]) -> None:
         self._where = where
         self._rows = rows
 
@@ -49,56 +58,45 @@ class _Stored:
 
     def row(self, index: int, column: int | None = None) -> Locator:
         found = self._rows[index] if 0 <= index < len(self._rows) else None
-        return found or self._where
-
-
-def _locator(data: dict[str, Any] | None) -> Locator | None:
-    return locator_from_wire(data) if data else None
+        # A stored locator that names nothing points at the document, as none at all does.
+        return found if found is not None and any(v is not None for v in found) else self._where
 
 
 def _cents(value: str | None) -> int:
     return 0 if value is None else int(Decimal(value) * 100)
 
 
-def _written(values: dict[str, Any]) -> list[int | None]:
-    return [None if values.get(key) is None else _cents(values[key]) for key in ROW_MONEY]
+def _written(values: TrialBalanceRow | Totals) -> list[int | None]:
+    amounts = [getattr(values, key) for key in MONEY_FIELDS]
+    return [None if value is None else _cents(value) for value in amounts]
 
 
-def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
-    rows = doc["rows"]
-    totals = doc.get("totals")
-    locate = _Stored(
-        where,
-        [_locator(row["locator"]) for row in rows] + [_locator((totals or {}).get("locator"))],
-    )
+def _label(row: TrialBalanceRow) -> str:
+    return row.code or row.name or ""
+
+
+def _osv(doc: TrialBalance, where: Locator) -> list[Warning]:
+    rows = doc.rows
+    totals = doc.totals
+    locate = _Stored(where, [*(row.locator for row in rows), totals.locator if totals else None])
     found: list[Warning] = []
-    children: dict[Any, list[int]] = defaultdict(lambda: [0] * 6)
+    children: dict[int, list[int]] = defaultdict(lambda: [0] * 6)
     top = [0] * 6
-    for index, row in enumerate(rows):
-        cents = [_cents(row[key]) for key in ROW_MONEY]
+    amounts = [[_cents(getattr(row, key)) for key in MONEY_FIELDS] for row in rows]
+    for index, (row, cents) in enumerate(zip(rows, amounts, strict=True)):
         if not row_balances(cents):
-            found.append(
-                balance_mismatch(row["account"] or row["name"] or "", cents, locate.row(index))
-            )
-        sums = top if row["parent"] is None else children[row["parent"]]
+            found.append(balance_mismatch(_label(row), cents, locate.row(index)))
+        sums = top if row.parent is None else children[row.parent]
         for i, value in enumerate(cents):
             sums[i] += value
-    by_id = {row["id"]: index for index, row in enumerate(rows)}
+    by_id = {row.id: index for index, row in enumerate(rows)}
     parents = [
-        (
-            rows[by_id[parent]]["account"] or rows[by_id[parent]]["name"] or "",
-            by_id[parent],
-            _written(rows[by_id[parent]]),
-            sums,
-        )
+        (_label(rows[by_id[parent]]), by_id[parent], _written(rows[by_id[parent]]), sums)
         for parent, sums in children.items()
         if parent in by_id
     ]
     parents.sort(key=lambda item: item[1])
-    found += osv_outliers(
-        [(index, [_cents(row[key]) for key in ROW_MONEY]) for index, row in enumerate(rows)],
-        locate,
-    )
+    found += osv_outliers(list(enumerate(amounts)), locate)
     found += sum_warnings(
         parents,
         top,
@@ -106,45 +104,36 @@ def _osv(doc: dict[str, Any], where: Locator) -> list[Warning]:
         len(rows) if totals else None,
         list(range(6)),
         locate,
-        general=doc.get("variant") == "general",
+        general=doc.variant == "general",
     )
     return found
 
 
-def _statement(doc: dict[str, Any], where: Locator) -> list[Warning]:
-    header = doc.get("header") or {}
-    lines = doc["transactions"]
-    locate = _Stored(where, [_locator(line["locator"]) for line in lines])
-    period = header.get("period") or {}
-
-    def amount(value: str | None) -> Decimal | None:
-        return None if value is None else Decimal(value)
-
+def _statement(doc: Statement, where: Locator) -> list[Warning]:
+    header = doc.header
+    lines = doc.transactions
+    locate = _Stored(where, [line.locator for line in lines])
+    period = header.period
     return check_statement(
         [
-            StatementLine(index, line["date"], amount(line["debit"]), amount(line["credit"]))
+            StatementLine(index, line.date, amount(line.debit), amount(line.credit))
             for index, line in enumerate(lines)
         ],
-        amount(header.get("opening_balance")),
-        amount(header.get("closing_balance")),
-        amount(header.get("total_debit")),
-        amount(header.get("total_credit")),
+        amount(header.opening_balance),
+        amount(header.closing_balance),
+        amount(header.total_debit),
+        amount(header.total_credit),
         where,
-        (period.get("from"), period.get("to")) if period else None,
+        (period.start, period.end) if period else None,
         locate,
         None,
     )
 
 
-def rechecked(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The warnings of ``doc`` (a document view with its corrections applied)."""
-    where = _locator(doc.get("locator")) or Locator()
-    kept = [w for w in doc["warnings"] if w["code"] not in ARITHMETIC]
-    fresh = _osv(doc, where) if doc["kind"] == "osv" else _statement(doc, where)
-    return kept + [_wire(w) for w in fresh]
-
-
-def _wire(warning: Warning) -> dict[str, Any]:
-    wire = warning_to_wire(warning, 2)
-    assert isinstance(wire, dict)
-    return wire
+def rechecked(doc: Document) -> tuple[Warning, ...]:
+    """The warnings of ``doc`` (a document with its corrections applied)."""
+    kept = [w for w in doc.warnings if w.code not in ARITHMETIC]
+    fresh = (
+        _osv(doc, doc.locator) if isinstance(doc, TrialBalance) else _statement(doc, doc.locator)
+    )
+    return (*kept, *fresh)

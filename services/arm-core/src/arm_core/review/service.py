@@ -3,7 +3,6 @@ corrections applied, marked and re-checked."""
 
 from __future__ import annotations
 
-import copy
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
@@ -13,10 +12,17 @@ from psycopg.types.json import Jsonb
 
 from arm_core.auth.principal import Principal
 from arm_core.db.pool import Connection, Pool
-from arm_core.mapping.queries import file_documents
+from arm_core.mapping.queries import StoredDocument, file_documents
 from arm_core.refusal import Refused
-from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read, shown, write
-from arm_core.review.recheck import rechecked
+from arm_core.review.fields import FIELDS, InvalidValue, Target, normalised, read
+from arm_core.review.model import (
+    Acknowledgement,
+    Correction,
+    Mark,
+    ReviewedDocument,
+    from_row,
+    reviewed,
+)
 from arm_core.review.statements import (
     ACKS,
     CONFIRM,
@@ -27,6 +33,7 @@ from arm_core.review.statements import (
     LAYERS,
     UNDO,
 )
+from recognition_contract import Locator, Severity, TrialBalance, locator_to_wire
 
 
 class ReviewRefused(Refused):
@@ -73,18 +80,18 @@ async def _document(
 
 async def document_of(
     pool: Pool, who: Principal, document_id: uuid.UUID, *, confirmed_ok: bool = False
-) -> dict[str, Any]:
+) -> ReviewedDocument:
     """The document as reviewed, if ``who`` may change it and it can still be reviewed (a
     confirmed one too with ``confirmed_ok``: a correction would reopen it)."""
     doc = await _document(pool, who, document_id, confirmed_ok=confirmed_ok)
     return await _view(pool, await _recognised(pool, doc["file_id"], document_id))
 
 
-async def _recognised(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> dict[str, Any]:
-    return next(d for d in await file_documents(pool, file_id) if d["id"] == document_id)
+async def _recognised(pool: Pool, file_id: uuid.UUID, document_id: uuid.UUID) -> StoredDocument:
+    return next(d for d in await file_documents(pool, file_id) if d.id == document_id)
 
 
-async def _view(pool: Pool, recognised: dict[str, Any]) -> dict[str, Any]:
+async def _view(pool: Pool, recognised: StoredDocument) -> ReviewedDocument:
     """One document as reviewed, from its recognised form (read once per request: a
     100,000-row trial balance is seconds of reading)."""
     async with pool.connection() as conn:
@@ -94,7 +101,7 @@ async def _view(pool: Pool, recognised: dict[str, Any]) -> dict[str, Any]:
 
 async def correct(
     pool: Pool, who: Principal, document_id: uuid.UUID, change: Change
-) -> dict[str, Any]:
+) -> ReviewedDocument:
     """Record ``change`` over the document and give the document as reviewed; a confirmed
     document is reopened by it."""
     doc = await _document(pool, who, document_id, confirmed_ok=True)
@@ -106,9 +113,10 @@ async def correct(
     except InvalidValue as exc:
         raise ReviewRefused(400, "INVALID_VALUE", str(exc)) from None
     recognised_doc = await _recognised(pool, doc["file_id"], document_id)
-    part: dict[str, Any] = recognised_doc
+    document = recognised_doc.document
+    part: object = document
     if change.target != "header":
-        items = recognised_doc["rows" if change.target == "row" else "transactions"]
+        items = document.rows if isinstance(document, TrialBalance) else document.transactions
         if change.position is None or not 1 <= change.position <= len(items):
             raise ReviewRefused(400, "POSITION_OUT_OF_RANGE", "нет строки с таким номером")
         part = items[change.position - 1]
@@ -153,7 +161,7 @@ async def correct(
 
 async def undo(
     pool: Pool, who: Principal, document_id: uuid.UUID, correction_id: int
-) -> dict[str, Any]:
+) -> ReviewedDocument:
     """Undo one correction of the document (audited; a confirmed document is reopened) and
     give the document as reviewed without it."""
     doc = await _document(pool, who, document_id, confirmed_ok=True)
@@ -173,7 +181,7 @@ async def confirm(
     who: Principal,
     document_id: uuid.UUID,
     acknowledged: list[dict[str, Any]],
-) -> dict[str, Any]:
+) -> ReviewedDocument:
     """Confirm the document: every warning left after the corrections (but notes) must be
     acknowledged with a reason (``acknowledged``: code, locator, reason each)."""
     doc = await _document(pool, who, document_id)
@@ -182,14 +190,15 @@ async def confirm(
     given = {(a["code"], _key(a.get("locator"))) for a in acknowledged}
     open_ = [
         w
-        for w in view["warnings"]
-        if w["severity"] != "info" and (w["code"], _key(w.get("locator"))) not in given
+        for w in view.warnings
+        if w.severity is not Severity.INFO
+        and (w.code, _key(stored_locator(w.locator))) not in given
     ]
     if open_:
         raise ReviewRefused(
             409,
             "WARNINGS_NOT_ACKNOWLEDGED",
-            f"остались замечания без причины: {len(open_)} (первое: {open_[0]['message']})",
+            f"остались замечания без причины: {len(open_)} (первое: {open_[0].message})",
         )
     async with pool.connection() as conn, conn.transaction():
         done = await (
@@ -211,13 +220,18 @@ async def confirm(
     return confirmed
 
 
+def stored_locator(locator: Locator | None) -> dict[str, Any] | None:
+    """A warning's locator as the API shows it, and a client sends it back acknowledged."""
+    return locator_to_wire(locator) if locator is not None else None
+
+
 def _key(locator: dict[str, Any] | None) -> tuple[tuple[str, Any], ...]:
     """A locator as a key: the API shows every field of it, those it lacks as null, so a
     client that echoes a warning's locator back names the same place."""
     return tuple(sorted((k, str(v)) for k, v in (locator or {}).items() if v is not None))
 
 
-async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, Any]]:
+async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[ReviewedDocument]:
     """The file's current documents as reviewed: corrections applied (each listed with the
     value recognised), checks re-run where something was corrected, and whether and by whom
     each was confirmed."""
@@ -226,79 +240,26 @@ async def reviewed_documents(pool: Pool, file_id: uuid.UUID) -> list[dict[str, A
         return await _reviewed(conn, documents)
 
 
-async def _reviewed(conn: Connection, documents: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    ids = [doc["id"] for doc in documents]
-    layers: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    acks: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    confirmed: dict[Any, dict[str, Any]] = {}
-    reopened: dict[Any, dict[str, Any]] = {}
+async def _reviewed(conn: Connection, documents: list[StoredDocument]) -> list[ReviewedDocument]:
+    ids = [doc.id for doc in documents]
+    layers: dict[uuid.UUID, list[Correction]] = defaultdict(list)
+    acks: dict[uuid.UUID, list[Acknowledgement]] = defaultdict(list)
+    confirmed: dict[uuid.UUID, Mark] = {}
+    reopened: dict[uuid.UUID, Mark] = {}
     if ids:
         for row in await (await conn.execute(LAYERS, {"ids": ids})).fetchall():
-            layers[row["document_id"]].append(dict(row))
+            layers[row["document_id"]].append(from_row(Correction, row))
         for row in await (await conn.execute(ACKS, {"ids": ids})).fetchall():
-            acks[row["document_id"]].append(dict(row))
+            acks[row["document_id"]].append(from_row(Acknowledgement, row))
         for row in await (await conn.execute(CONFIRMED, {"ids": ids})).fetchall():
             if row["confirmed_at"] is not None:
-                confirmed[row["id"]] = {"by": row["confirmed_by"], "at": row["confirmed_at"]}
+                confirmed[row["id"]] = Mark(row["confirmed_by"], row["confirmed_at"])
             if row["reopened_at"] is not None:
-                reopened[row["id"]] = {"by": row["reopened_by"], "at": row["reopened_at"]}
+                reopened[row["id"]] = Mark(row["reopened_by"], row["reopened_at"])
     return [
-        _applied(
-            doc,
-            layers[doc["id"]],
-            acks[doc["id"]],
-            confirmed.get(doc["id"]),
-            reopened.get(doc["id"]),
-        )
+        reviewed(doc, layers[doc.id], acks[doc.id], confirmed.get(doc.id), reopened.get(doc.id))
         for doc in documents
     ]
-
-
-def _applied(
-    doc: dict[str, Any],
-    layers: list[dict[str, Any]],
-    acks: list[dict[str, Any]],
-    confirmed: dict[str, Any] | None,
-    reopened: dict[str, Any] | None,
-) -> dict[str, Any]:
-    # Never the recognised document itself: a request may review it again after a change.
-    view = copy.deepcopy(doc) if layers else dict(doc)
-    for layer in layers:  # in the order made: the latest of a field wins
-        editable = FIELDS[(doc["kind"], layer["target"])][layer["field"]]
-        part = view
-        if layer["target"] != "header":
-            part = view["rows" if layer["target"] == "row" else "transactions"][
-                layer["position"] - 1
-            ]
-        write(part, editable.path, shown(editable.kind, layer["corrected"]))
-        if layer["field"] in ("period_from", "period_to"):
-            # The period as printed no longer says what the corrected dates do.
-            write(part, (*editable.path[:-1], "text"), None)
-    if layers:
-        view["warnings"] = rechecked(view)
-    view["corrections"] = [
-        {key: layer[key] for key in layer if key != "document_id"} for layer in layers
-    ]
-    view["acknowledgements"] = [
-        {key: ack[key] for key in ack if key != "document_id"} for ack in acks
-    ]
-    view["confirmed"] = confirmed
-    view["reopened"] = reopened
-    view["review_state"] = review_state(view)
-    return view
-
-
-def review_state(view: dict[str, Any]) -> str:
-    """Where the analyst's review of a document stands: ``confirmed``; ``reopened`` (a
-    correction after a confirmation); ``needs_check`` (a warning left that is no note);
-    ``recognised``."""
-    if view["confirmed"] is not None:
-        return "confirmed"
-    if view["reopened"] is not None:
-        return "reopened"
-    if any(w["severity"] != "info" for w in view["warnings"]):
-        return "needs_check"
-    return "recognised"
 
 
 async def corrections_of_file(pool: Pool, file_id: uuid.UUID) -> int:

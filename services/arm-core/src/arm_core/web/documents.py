@@ -4,7 +4,9 @@ checks as the extraction made them, and each document's review."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
@@ -12,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from arm_core.api.deps import principal_of, runtime_of
 from arm_core.api.source import page_url
 from arm_core.audit import trail
+from arm_core.review.model import ReviewedDocument
 from arm_core.review.service import reviewed_documents
 from arm_core.source.kept import SourceMissing
 from arm_core.source.pages import kept_pages
@@ -19,6 +22,16 @@ from arm_core.source.sheets import sheet_window
 from arm_core.web import explain
 from arm_core.web.files import file_context
 from arm_core.web.render import not_found, render
+from recognition_contract import (
+    Document,
+    Locator,
+    Severity,
+    Statement,
+    Transaction,
+    TrialBalance,
+    TrialBalanceRow,
+    Warning,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,26 +42,53 @@ router = APIRouter(include_in_schema=False)
 Place = tuple[str | None, int | None, int]
 
 
-def _flags(document: dict[str, Any]) -> dict[Place, list[dict[str, Any]]]:
+@dataclass(frozen=True, slots=True)
+class ShownRow:
+    """A row or an operation as the table shows it: its «№» in the document (the number
+    corrections name it by) and the warnings that point at it."""
+
+    item: TrialBalanceRow | Transaction
+    position: int
+    flags: list[Warning]
+    has_children: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    detail: str
+    ok: bool | None  # None: nothing to check
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentPage:
+    """One document on the file's page: as reviewed, with one page of its rows."""
+
+    review: ReviewedDocument
+    rows: list[ShownRow]
+    paging: dict[str, int]
+    totals_flags: list[Warning] = field(default_factory=list)
+    flagged: int = 0
+    checks: list[Check] = field(default_factory=list)
+
+
+def _flags(document: Document) -> dict[Place, list[Warning]]:
     """The document's warnings by the sheet or page and row they point at."""
-    flags: dict[Place, list[dict[str, Any]]] = {}
-    for warning in document["warnings"]:
-        locator = warning.get("locator") or {}
-        if locator.get("row") is None:
+    flags: dict[Place, list[Warning]] = {}
+    for warning in document.warnings:
+        locator = warning.locator
+        if locator is None or locator.row is None:
             continue
-        place = (locator.get("sheet"), locator.get("page"), int(locator["row"]))
-        flags.setdefault(place, []).append(warning)
+        flags.setdefault((locator.sheet, locator.page, locator.row), []).append(warning)
     return flags
 
 
-def _row_flags(
-    flags: dict[Place, list[dict[str, Any]]], locator: dict[str, Any] | None
-) -> list[dict[str, Any]]:
-    if not locator or locator.get("row") is None:
+def _row_flags(flags: dict[Place, list[Warning]], locator: Locator | None) -> list[Warning]:
+    if locator is None or locator.row is None:
         return []
-    row = int(locator["row"])
-    found = flags.get((locator.get("sheet"), locator.get("page"), row), [])
-    if locator.get("sheet") is not None:
+    row = locator.row
+    found = flags.get((locator.sheet, locator.page, row), [])
+    if locator.sheet is not None:
         # A warning that names only the row applies on whichever sheet it is.
         found = found + flags.get((None, None, row), [])
     return found
@@ -67,21 +107,20 @@ STATEMENT_CHECKS = (
 )
 
 
-def _statement_checks(document: dict[str, Any]) -> list[dict[str, Any]]:
+def _statement_checks(document: Statement) -> list[Check]:
     """Each check with what it found: ok, a warning (not ok), or nothing to check (None)
     where the statement does not print what the check needs."""
-    header = document.get("header") or {}
-    checks: list[dict[str, Any]] = []
+    checks: list[Check] = []
     for name, codes, needs in STATEMENT_CHECKS:
-        raised = [w for w in document["warnings"] if w["code"] in codes]
+        raised = [w for w in document.warnings if w.code in codes]
         if raised:
-            ok: bool | None = all(w.get("severity") == "info" for w in raised)
-            detail = "; ".join(w["message"] for w in raised)
-        elif all(header.get(key) is None for key in needs):
+            ok: bool | None = all(w.severity is Severity.INFO for w in raised)
+            detail = "; ".join(w.message for w in raised)
+        elif all(getattr(document.header, key) is None for key in needs):
             ok, detail = None, "в выписке этого нет: проверить нечем"
         else:
             ok, detail = True, "сходится"
-        checks.append({"name": name, "detail": detail, "ok": ok})
+        checks.append(Check(name, detail, ok))
     return checks
 
 
@@ -93,8 +132,10 @@ MAX_SPAN = 500
 # at once, a page at a time.
 ROWS_PER_PAGE = 1000
 
+Item = TypeVar("Item", TrialBalanceRow, Transaction)
 
-def _page(items: list[dict[str, Any]], page: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+
+def _page(items: Sequence[Item], page: int) -> tuple[Sequence[Item], dict[str, int]]:
     pages = max(1, -(-len(items) // ROWS_PER_PAGE))
     page = min(page, pages)
     start = (page - 1) * ROWS_PER_PAGE
@@ -109,42 +150,39 @@ def _page(items: list[dict[str, Any]], page: int) -> tuple[list[dict[str, Any]],
     return shown, paging
 
 
-def _osv_view(document: dict[str, Any], page: int) -> dict[str, Any]:
+def _osv_view(review: ReviewedDocument, document: TrialBalance, page: int) -> DocumentPage:
     flags = _flags(document)
-    parents = {row["parent"] for row in document["rows"] if row["parent"] is not None}
-    shown, paging = _page(document["rows"], page)
+    parents = {row.parent for row in document.rows if row.parent is not None}
+    shown, paging = _page(document.rows, page)
     rows = [
-        {
-            **row,
-            # The row's number in the document, as «№» shows it and corrections name it.
-            "position": paging["first"] + k,
-            "has_children": row["id"] in parents,
-            "flags": _row_flags(flags, row["locator"]),
-        }
+        ShownRow(row, paging["first"] + k, _row_flags(flags, row.locator), row.id in parents)
         for k, row in enumerate(shown)
     ]
-    totals = document.get("totals")
-    return {
-        **document,
-        "rows": rows,
-        "paging": paging,
-        "totals_flags": _row_flags(flags, totals.get("locator") if totals else None),
-        "flagged": sum(1 for row in document["rows"] if _row_flags(flags, row["locator"])),
-    }
+    totals = document.totals
+    return DocumentPage(
+        review,
+        rows,
+        paging,
+        totals_flags=_row_flags(flags, totals.locator if totals else None),
+        flagged=sum(1 for row in document.rows if _row_flags(flags, row.locator)),
+    )
 
 
-def _statement_view(document: dict[str, Any], page: int) -> dict[str, Any]:
+def _statement_view(review: ReviewedDocument, document: Statement, page: int) -> DocumentPage:
     flags = _flags(document)
-    shown, paging = _page(document["transactions"], page)
-    return {
-        **document,
-        "transactions": [
-            {**line, "position": paging["first"] + k, "flags": _row_flags(flags, line["locator"])}
-            for k, line in enumerate(shown)
-        ],
-        "paging": paging,
-        "checks": _statement_checks(document),
-    }
+    shown, paging = _page(document.transactions, page)
+    lines = [
+        ShownRow(line, paging["first"] + k, _row_flags(flags, line.locator))
+        for k, line in enumerate(shown)
+    ]
+    return DocumentPage(review, lines, paging, checks=_statement_checks(document))
+
+
+def _view(review: ReviewedDocument, page: int) -> DocumentPage:
+    document = review.document
+    if isinstance(document, TrialBalance):
+        return _osv_view(review, document, page)
+    return _statement_view(review, document, page)
 
 
 @router.get("/ui/files/{file_id}/documents")
@@ -166,7 +204,7 @@ async def documents_page(
         job_id=context["file"]["current_job_id"],
     )
     documents = [
-        (_osv_view if item["kind"] == "osv" else _statement_view)(item, page if index == doc else 1)
+        _view(item, page if index == doc else 1)
         for index, item in enumerate(await reviewed_documents(runtime.pool, file_id), start=1)
     ]
     return render(

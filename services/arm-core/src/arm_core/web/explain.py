@@ -4,9 +4,12 @@ locators, money and sizes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from recognition_contract import Locator, locator_to_wire
 
 
 @dataclass(frozen=True)
@@ -263,8 +266,11 @@ def warning_title(code: str | None) -> str:
     return WARNINGS.get(code, code)
 
 
-def locator_text(locator: dict[str, Any] | None) -> str:
-    """Where to look in the source: «лист «ОСВ», строка 14, столбец D» or «страница 2»."""
+def locator_text(locator: Locator | Mapping[str, Any] | None) -> str:
+    """Where to look in the source: «лист «ОСВ», строка 14, столбец D» or «страница 2»; of a
+    document's locator or of one as the API and the reconciliation show it."""
+    if isinstance(locator, Locator):
+        locator = locator_to_wire(locator)
     if not locator:
         return ""
     parts = []

@@ -21,6 +21,10 @@ from arm_core.review.service import corrections_of_file
 from arm_core.web import explain
 from arm_core.web.forms import page_form
 from arm_core.web.render import PAGE_SIZE, not_found, render
+from recognition_contract import SchemaVersion, warnings_from
+
+# How a job keeps its warnings: the contract's 2.x form (``exchange.inbox``).
+STORED = SchemaVersion(2, 0)
 
 router = APIRouter(include_in_schema=False)
 
@@ -295,7 +299,8 @@ async def file_context(request: Request, file_id: uuid.UUID) -> dict[str, Any] |
         "consolidation": consolidation,
         "why_not": _why_not_retryable(detail),
         "flash": None,
-        "warnings": current["warnings"] if current else [],
+        # Typed like a document's warnings: the pages show both the one way.
+        "warnings": warnings_from(current["warnings"], STORED) if current else (),
         "cursor": cursor,
     }
 

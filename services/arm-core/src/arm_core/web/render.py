@@ -20,6 +20,7 @@ from arm_core.api.errors import note_refused
 from arm_core.auth.identity import CSRF, VIA
 from arm_core.denomination import denomination
 from arm_core.review.fields import FIELDS, LABELS, PART_LABELS, Kind, shown
+from arm_core.review.model import Correction
 from arm_core.titles import document_title
 from arm_core.web import explain
 from document_extraction.text import column_letters
@@ -46,13 +47,13 @@ def _date(value: Any) -> str:
     return value.strftime("%d.%m.%Y") if value is not None else ""
 
 
-def _corrected(correction: dict[str, Any], which: str, kind: str) -> str:
+def _corrected(correction: Correction, which: str, kind: str) -> str:
     """A correction's value (``which``: recognised or corrected) as the document shows such
     values: amounts and dates written the one way the tables write them."""
-    value = correction[which]
+    value = getattr(correction, which)
     if value is None:
         return "пусто"
-    editable = FIELDS.get((kind, correction["target"]), {}).get(correction["field"])
+    editable = FIELDS.get((kind, correction.target), {}).get(correction.field)
     if editable is not None and editable.kind is Kind.AMOUNT:
         return explain.money(value)
     if editable is not None and editable.kind is Kind.DATE:

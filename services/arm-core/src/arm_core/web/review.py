@@ -18,11 +18,13 @@ from arm_core.review.service import (
     confirm,
     correct,
     document_of,
+    stored_locator,
     undo,
 )
 from arm_core.web import explain
 from arm_core.web.forms import page_form
 from arm_core.web.render import render
+from recognition_contract import Severity, TrialBalance
 
 router = APIRouter(include_in_schema=False)
 
@@ -95,14 +97,15 @@ async def row_editor(
         doc = await document_of(runtime.pool, who, document_id, confirmed_ok=True)
     except ReviewRefused as exc:
         return _review_answer(exc)
-    items = doc["rows" if target == "row" else "transactions"]
+    document = doc.document
+    items = document.rows if isinstance(document, TrialBalance) else document.transactions
     if position > len(items):
         return _review_answer(ReviewRefused(404, "POSITION_OUT_OF_RANGE", "нет строки с таким №"))
     item = items[position - 1]
     earlier = {
-        c["field"]: c["recognised"]
-        for c in reversed(doc["corrections"])
-        if c["target"] == target and c["position"] == position
+        c.field: c.recognised
+        for c in reversed(doc.corrections)
+        if c.target == target and c.position == position
     }
     fields = [
         {
@@ -111,7 +114,7 @@ async def row_editor(
             "now": _shown(editable.kind, read(item, editable.path)),
             "recognised": _shown(editable.kind, earlier[field]) if field in earlier else None,
         }
-        for field, editable in FIELDS.get((doc["kind"], target), {}).items()
+        for field, editable in FIELDS.get((doc.kind, target), {}).items()
     ]
     context = {"doc": doc, "target": target, "position": position, "item": item}
     return render(request, "_row_editor.html", {**context, "fields": fields})
@@ -138,9 +141,9 @@ async def confirm_from_page(request: Request, document_id: uuid.UUID) -> Respons
     try:
         doc = await document_of(runtime.pool, who, document_id)
         acknowledged = [
-            {"code": w["code"], "locator": w.get("locator"), "reason": reason}
-            for w in doc["warnings"]
-            if w["severity"] != "info" and reason and storable(reason)
+            {"code": w.code, "locator": stored_locator(w.locator), "reason": reason}
+            for w in doc.warnings
+            if w.severity is not Severity.INFO and reason and storable(reason)
         ]
         await confirm(runtime.pool, who, document_id, acknowledged)
     except ReviewRefused as exc:
