@@ -39,7 +39,8 @@ _DEBIT_MISREAD = re.compile(r"\b[оа4л]\s*-\s*т(?=\b|(?:за|на|по|в)\b)
 # A zero inside a Cyrillic word is its letter о ("0б за период" for "Об. за период").
 _ZERO_IN_WORD = re.compile(r"(?<=[а-я])0|0(?=[а-я])")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
-_TOKEN = re.compile(r"[a-zа-я]+|\d+|№")
+# Words in Latin, Russian and Kazakh letters.
+_TOKEN = re.compile(r"[a-zа-яәғқңөұүһі]+|\d+|№")
 _NUMBERS = re.compile(r"\d+(?:[./]\d+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 

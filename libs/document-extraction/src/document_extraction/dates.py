@@ -28,9 +28,24 @@ _MONTHS = (
     ("окт", 10),
     ("ноя", 11),
     ("дек", 12),
+    # Kazakh
+    ("қаң", 1),
+    ("ақп", 2),
+    ("наур", 3),
+    ("сәу", 4),
+    ("мамыр", 5),
+    ("мау", 6),
+    ("шіл", 7),
+    ("тамыз", 8),
+    ("қыр", 9),
+    ("қаз", 10),
+    ("қар", 11),
+    ("жел", 12),
 )
 _MONTH_WORD = (
-    r"(янв\w*|фев\w*|мар\w*|апр\w*|ма[йя]\w*|июн\w*|июл\w*|авг\w*|сен\w*|окт\w*|ноя\w*|дек\w*)"
+    r"(янв\w*|фев\w*|мар\w*|апр\w*|ма[йя]\w*|июн\w*|июл\w*|авг\w*|сен\w*|окт\w*|ноя\w*|дек\w*"
+    r"|қаң\w*|ақп\w*|наур\w*|сәу\w*|мамыр\w*|мау\w*|шіл\w*|тамыз\w*|қыр\w*|қаз\w*|қар\w*"
+    r"|жел\w*)"
 )
 # Month names as printed in periods, to be found again where OCR misread a letter of them.
 _MONTH_NAMES = Vocabulary(
@@ -198,7 +213,7 @@ def parse_period(text: str) -> Period | None:
                 return Period(start, end, text)
     if len(dates) == 1:
         return Period(dates[0], dates[0], text)
-    match = re.search(r"\b(?:за\s+)?(\d{4})\s*(?:г\.?|год)", lowered)
+    match = re.search(r"\b(?:за\s+)?(\d{4})\s*(?:г\.?|год|ж\.?|жыл)", lowered)
     if match is not None:
         year = int(match.group(1))
         return Period(datetime.date(year, 1, 1), datetime.date(year, 12, 31), text)

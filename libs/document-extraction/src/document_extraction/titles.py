@@ -20,7 +20,8 @@ from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
 
 _OSV_TITLE = re.compile(
-    r"оборотно-сальдов|обороты сч[её]та|анализ сч[её]та|анализ субконто|ведомость",
+    r"оборотно-сальдов|обороты сч[её]та|анализ сч[её]та|анализ субконто|ведомость"
+    r"|айналым-сальдо|шот\w* бойынша айналым",
     re.IGNORECASE,
 )
 _ACCOUNT_IN_TITLE = re.compile(
@@ -31,7 +32,7 @@ _ACCOUNT_IN_TITLE = re.compile(
 )
 _PERIOD_START = re.compile(
     r"\bза\s+(?:период\b)?|\bпериод\b|\bс\s*\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|"
-    r"\bначальн\w*\s+дат|\bдата\s+начала",
+    r"\bначальн\w*\s+дат|\bдата\s+начала|\bкезең\b",
     re.IGNORECASE,
 )
 _UNIT_THOUSANDS = re.compile(

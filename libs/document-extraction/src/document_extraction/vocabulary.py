@@ -15,6 +15,31 @@ NUMBER_WORD = "<число>"
 # Word forms and abbreviations (after lower case, ё as е, dots dropped) to one word each.
 # Short captions as OCR misreads them: whole words only, never the part of a longer word
 # read without a space ("валют" is no "вал" and "ют"). No caption says these otherwise,
+# The Kazakh edition of 1C in its Kazakh interface: each caption word as the Russian one it
+# means ("Кезең басындағы сальдо" is «Сальдо на начало периода»).
+KAZAKH_WORDS = {
+    "шот": "счет",
+    "шоттар": "счет",
+    "шоттың": "счет",
+    "шотының": "счет",
+    "коды": "код",
+    "атауы": "наименование",
+    "кезең": "период",
+    "кезеңдегі": "период",
+    "кезеңнің": "период",
+    "басындағы": "начало",
+    "басына": "начало",
+    "бастапқы": "начало",
+    "соңындағы": "конец",
+    "соңына": "конец",
+    "соңғы": "конец",
+    "айналым": "оборот",
+    "айналымы": "оборот",
+    "айналымдар": "оборот",
+    "сомасы": "сумма",
+    "субконто": "субконто",
+}
+
 # and words this short are matched exactly.
 OCR_READINGS = {
     # Bold "ДТ" and "ОБ." read as "АТ", "Ar", "ОВ.".
@@ -140,6 +165,7 @@ CANONICAL = {
     "валюты": "валюта",
     "вал": "валюта",
     **OCR_READINGS,
+    **KAZAKH_WORDS,
 }
 # Words that carry no meaning in a caption.
 STOP_WORDS = frozenset(

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
-# Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период".
-_TOTALS = re.compile(r"^(?:итого|всего|итог|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))(?![а-яa-z])")
+# Totals by their wording: "Итого", "Всего", "Итого по счету", a statement's "Обороты за период",
+# and the Kazakh "Барлығы", "Жиыны".
+_TOTALS = re.compile(
+    r"^(?:итого|всего|итог|барлығы|жиыны|обороты?(?=\s+(?:за|по)\b|\s*:|\s*$))"
+    r"(?![а-яa-zәғқңөұүһі])"
+)
 
 
 def is_totals_label(text: str) -> bool:
