@@ -89,3 +89,15 @@ def test_chart_from_distinguishing_accounts() -> None:
     )
     assert detect_chart(common) == "unknown"
     assert detect_chart([*common, ("18", "НДС"), ("19", "НДС")]) == "unknown"
+
+
+def test_codes_of_four_and_eight_digits_are_codes_amounts_are_not() -> None:
+    # Kazakhstan's chart (1030) and an ERP's ledger (10010000) print longer codes.
+    assert code_from_cell(1030.0) == ("1030", None, 0)
+    assert code_from_cell(10010000.0) == ("10010000", None, 0)
+    found = code_from_cell("1030 Денежные средства на текущих банковских счетах")
+    assert found is not None
+    assert (found.code, found.name) == ("1030", "Денежные средства на текущих банковских счетах")
+    assert code_from_cell(1234.5) is None  # a fractional number this large is an amount
+    assert code_from_cell(123456789.0) is None
+    assert code_from_cell("2024 год") is None

@@ -16,8 +16,10 @@ RESTORED_CODE_PENALTY = 3
 
 _SEGMENT = r"(?:\d{1,4}|[A-Za-zА-ЯЁа-яё]{1,2})"
 _CODE_ONLY = re.compile(rf"(?P<code>\d{{1,3}}(?:[./]{_SEGMENT})*)\.?")
+# A four-digit code before a name (Kazakhstan's chart), never a year ("2024 г.", "2024 год").
 _CODE_AND_NAME = re.compile(
-    rf"(?P<code>\d{{2,3}}(?:[./]{_SEGMENT})*)\.?(?:\s*[,;:]\s*|\s+[-–—]\s+|\s+)(?P<name>\S.*)",
+    rf"(?P<code>\d{{2,4}}(?:[./]{_SEGMENT})*)\.?(?:\s*[,;:]\s*|\s+[-–—]\s+|\s+)"
+    r"(?!(?:г|год|года|ж|жыл)\b\.?)(?P<name>\S.*)",
     re.DOTALL,
 )
 _FORMAT_SECTION = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|[^"\\\[]')
@@ -118,8 +120,15 @@ def code_from_cell(cell: CellValue, fmt: str | None = None) -> Code | None:
     return None
 
 
+# Whole numbers below this are codes: two or three digits in the charts of Russia and Belarus,
+# four in Kazakhstan's, eight in an ERP's general ledger.
+CODE_NUMBER_LIMIT = 100_000_000
+# A fractional number is a code with a subaccount (60.1) only below this: beyond, an amount.
+SUBACCOUNT_NUMBER_LIMIT = 1000
+
+
 def _code_from_number(value: float, fmt: str | None) -> Code | None:
-    if not math.isfinite(value) or value < 0 or value >= 1000:
+    if not math.isfinite(value) or value < 0 or value >= CODE_NUMBER_LIMIT:
         return None
     if value == int(value):
         number = int(value)
@@ -129,6 +138,8 @@ def _code_from_number(value: float, fmt: str | None) -> Code | None:
                 return Code(rendered, None)
         code, padded = _pad_synthetic(str(number))
         return Code(code, None, RESTORED_CODE_PENALTY if padded else 0)
+    if value >= SUBACCOUNT_NUMBER_LIMIT:
+        return None
     # 60.1 from a numeric cell (it could have been "60.10"). Codes have a handful of digits, so
     # ten significant ones drop any binary noise that arithmetic or a writer left behind.
     text = format(value, ".10g")

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from recognition_corpus import money as m
+from recognition_corpus.axes import kazakh
 from recognition_corpus.axes.draw import (
     NOT_APPLICABLE,
     Axis,
@@ -37,6 +38,8 @@ from recognition_corpus.layout import OUTLINE_LEVELS, Cell, Layout, Sheet
 from recognition_corpus.osv import FIELDS, MONTHS, OsvSheet, _confidence
 
 OSV_AXES: dict[str, Axis] = {
+    # kk: the Kazakh edition of 1C in its Kazakh interface (``kazakh``).
+    "language": (("ru", 0.85), ("kk", 0.15)),
     "variant": (("general", 0.6), ("account", 0.4)),
     "chart": uniform("BY", "RU"),
     "caption_wording": uniform(
@@ -161,6 +164,8 @@ ITEMS = (
 KOL_ITEMS = ("Кольцо уплотнительное 32х4", "Колодка тормозная", "Колесо литое R16", "Колер белый")
 KOL_PARTIES = ("Колесников И.И.", "Колос СПК", "Коломенский завод ООО")
 ADJECTIVES = ("Начальное", "Конечное", "Входящее", "Исходящее")
+# Correspondent accounts a general form's turnovers are split by, in each chart.
+CORRESPONDENTS = frozenset({"10", "50", "51", "60", "62", "90", "1030", "3310", "6010"})
 
 
 @dataclass
@@ -175,6 +180,8 @@ class Node:
 
 
 def _chart(draw: Draw) -> tuple[ChartAccount, ...]:
+    if draw["language"] == "kk":
+        return kazakh.KZ_ACCOUNTS
     return BY_ACCOUNTS if draw["chart"] == "BY" else RU_ACCOUNTS
 
 
@@ -223,7 +230,9 @@ def _flatten(nodes: list[Node], level: int = 0) -> list[tuple[Node, int, Node | 
 
 def _general_tree(rng: random.Random, draw: Draw, thousands: bool, corr: Corr) -> list[Node]:
     chart = _chart(draw)
-    wanted = {"60", "84"} | ({"10", "41"} if draw["quantity"] != "none" else set())
+    kk = draw["language"] == "kk"
+    wanted = kazakh.MUST_CODES if kk else {"60", "84"}
+    wanted |= {"10", "41"} if draw["quantity"] != "none" else set()
     must = [a for a in chart if a.code in wanted]
     distinct = rng.choice([a for a in chart if a.distinct])
     pool = [a for a in chart if a not in must and a is not distinct]
@@ -247,7 +256,8 @@ def _general_tree(rng: random.Random, draw: Draw, thousands: bool, corr: Corr) -
         roll = rng.random()
         value = m.amount(rng, 100, 900000, tenths=thousands)
         nets[id(leaf)] = Decimal(0) if roll < 0.3 else value if roll < 0.7 else -value
-    balancer = next(leaf for leaf in leaves if leaf.code == "84")
+    balancing = kazakh.BALANCING_CODE if kk else "84"
+    balancer = next(leaf for leaf in leaves if leaf.code == balancing)
     nets[id(balancer)] = Decimal(0)
     nets[id(balancer)] = -sum(nets.values(), Decimal(0))
     turnovers = {id(leaf): [Decimal(0), Decimal(0)] for leaf in leaves}
@@ -404,11 +414,16 @@ def _columns(draw: Draw, variant: str, corr: Corr | None) -> list[Column]:
     cols += [Column("gap") for _ in range(int(draw["table_offset"]))]
     if draw["row_numbers"] == "left":
         cols.append(Column("number", "№ п/п"))
-    first = "Субконто" if variant == "account" and draw["code_name_cells"] == "one" else "Счет"
+    kk = draw["language"] == "kk"
+    code_caption = kazakh.CODE_CAPTION if kk else "Счет"
+    first = (
+        "Субконто" if variant == "account" and draw["code_name_cells"] == "one" else code_caption
+    )
     if draw["code_name_cells"] == "one":
         cols.append(Column("codename", first))
     else:
-        pair = [Column("code", "Счет"), Column("name", "Наименование счета")]
+        name_caption = kazakh.NAME_CAPTION if kk else "Наименование счета"
+        pair = [Column("code", code_caption), Column("name", name_caption)]
         if variant == "account":
             pair[1].label = "Наименование"
         cols += pair if draw["label_order"] == "code_name" else pair[::-1]
@@ -439,7 +454,7 @@ def _header(
     """Writes the header rows; returns their indices."""
     groups = [
         g.format(start=f"{dates[0]:%d.%m.%Y}", end=f"{dates[1]:%d.%m.%Y}")
-        for g in GROUPS[draw["caption_wording"]]
+        for g in (kazakh.GROUPS if draw["language"] == "kk" else GROUPS[draw["caption_wording"]])
     ]
     sides = SIDES[draw["side_wording"]]
     depth = draw["header_depth"]
@@ -523,6 +538,9 @@ def _header(
 def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None = None) -> Layout:
     draw = Draw(seed, index, OSV_AXES, fixed)
     rng = random.Random(f"{seed}:{index}:osv-data")  # noqa: S311 - test data
+    kk = draw["language"] == "kk"
+    if kk:
+        kazakh.localise(draw)
     variant = draw["variant"]
     chart = _chart(draw)
     unit_line, thousands, unit_currency = _units(draw)
@@ -541,7 +559,11 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     corr_pool = (
         ("10", "51", "60", "62", "90")
         if variant == "account"
-        else tuple(a.code for a in chart if a.code in ("10", "50", "51", "60", "62", "90"))
+        else tuple(
+            a.code
+            for a in chart
+            if a.code in ("10", "50", "51", "60", "62", "90", "1030", "3310", "6010")
+        )
     )
     debit_codes = sorted(rng.sample(corr_pool, rng.randint(2, 3)))
     credit_codes = sorted(rng.sample(corr_pool, rng.randint(2, 3)))
@@ -575,7 +597,13 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
             row[0] = 0.0
         return sheet.add(row)
 
-    names = ORGANISATIONS_BY if draw["chart"] == "BY" else ORGANISATIONS_RU
+    names = (
+        kazakh.ORGANISATIONS
+        if kk
+        else ORGANISATIONS_BY
+        if draw["chart"] == "BY"
+        else ORGANISATIONS_RU
+    )
     org = rng.choice(names)
     tax_label = "УНП" if draw["chart"] == "BY" else "ИНН"
     tax_id = make_unp(rng) if draw["chart"] == "BY" else make_inn(rng)
@@ -583,7 +611,11 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     with_tax = org_form in ("with_tax", "label_with_tax")
     org_text = f"{org}, {tax_label} {tax_id}" if with_tax else org
     period_text, in_title, start, end = _period(draw, rng)
-    if variant == "general":
+    if kk:
+        period_text, in_title = kazakh.period(draw["title_period"], start, end), False
+    if kk:
+        base_title = rng.choice(kazakh.TITLES)
+    elif variant == "general":
         base_title = "Оборотно-сальдовая ведомость"
     else:
         assert account is not None
@@ -806,7 +838,7 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     if position != "missing":
         row = [None] * width
         formats = {}
-        wording = draw["totals_wording"]
+        wording = rng.choice(kazakh.TOTALS) if kk else draw["totals_wording"]
         if wording == "Итого по счету":
             # Per-account reports name their account; a general one has none to name.
             wording = (
@@ -869,12 +901,15 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     signature = draw["signature"]
     if signature != "none":
         sheet.blank()
+        signed = "(қолы)" if kk else "(подпись)"
         if signature == "two":
-            sheet.add(["Руководитель", None, "__________", None, "(подпись)"])
+            sheet.add(["Басшы" if kk else "Руководитель", None, "__________", None, signed])
         if signature in ("chief", "two"):
-            sheet.add(["Главный бухгалтер", None, "__________", None, "(подпись)"])
+            chief = "Бас бухгалтер" if kk else "Главный бухгалтер"
+            sheet.add([chief, None, "__________", None, signed])
         if signature == "executor":
-            sheet.add([f"Исполнитель: Иванова А.А.   {end + datetime.timedelta(days=10):%d.%m.%Y}"])
+            who = "Орындаушы" if kk else "Исполнитель"
+            sheet.add([f"{who}: Иванова А.А.   {end + datetime.timedelta(days=10):%d.%m.%Y}"])
 
     fields = {
         "title": title,
@@ -908,7 +943,7 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     requires: frozenset[str] = frozenset()
     if depth == 2 and hierarchy == "outline":
         requires = frozenset({OUTLINE_LEVELS})
-    chart_name = "BY-50-2011" if draw["chart"] == "BY" else "RU-94N"
+    chart_name = "unknown" if kk else "BY-50-2011" if draw["chart"] == "BY" else "RU-94N"
     osv = OsvSheet(sheet, document(full), document(plain), variant == "general")
     return _layout(
         name,

@@ -14,6 +14,7 @@ from document_extraction.text import is_counter, norm
 
 _SIGNATURE = re.compile(
     r"главный бухгалтер|руководитель|бухгалтер|исполнитель|ответственн|подпись|директор"
+    r"|басшы|орындаушы|қолы"  # Kazakh: head, executor, signature
 )
 # A quantity caption as a whole word: "Кол.", "Кол-во", "Количество, шт" — never the start of
 # a name such as "Кольцо" or "Колесников И.И.".
