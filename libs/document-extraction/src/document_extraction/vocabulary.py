@@ -15,6 +15,18 @@ NUMBER_WORD = "<число>"
 # Word forms and abbreviations (after lower case, ё as е, dots dropped) to one word each.
 # Short captions as OCR misreads them: whole words only, never the part of a longer word
 # read without a space ("валют" is no "вал" and "ют"). No caption says these otherwise,
+# An ERP's general-ledger balance list (SAP «Балансы счетов Главной книги»): «Сальдо переноса»
+# opens, «Накопленное сальдо» closes, «Дебет отч. периода» is a turnover, «Краткий текст»
+# names the account.
+ERP_WORDS = {
+    "переноса": "начало",
+    "перенесенное": "начало",
+    "накопленное": "конец",
+    "отч": "период",
+    "отчетного": "период",
+    "краткий": "наименование",
+}
+
 # The Kazakh edition of 1C in its Kazakh interface: each caption word as the Russian one it
 # means ("Кезең басындағы сальдо" is «Сальдо на начало периода»).
 KAZAKH_WORDS = {
@@ -166,6 +178,7 @@ CANONICAL = {
     "вал": "валюта",
     **OCR_READINGS,
     **KAZAKH_WORDS,
+    **ERP_WORDS,
 }
 # Words that carry no meaning in a caption.
 STOP_WORDS = frozenset(

@@ -1,4 +1,5 @@
-"""What a line's label says it is, for every layout: a totals line."""
+"""What a line's label says it is, for every layout: a totals line (by its words, or by an ERP's
+asterisks)."""
 
 from __future__ import annotations
 
@@ -12,5 +13,13 @@ _TOTALS = re.compile(
 )
 
 
+# An ERP's list marks its totals by asterisks alone: «*» a group's, «**» the whole list's.
+_ASTERISKS = re.compile(r"^\*{1,5}$")
+
+
 def is_totals_label(text: str) -> bool:
-    return _TOTALS.match(text) is not None
+    return _TOTALS.match(text) is not None or is_totals_marker(text)
+
+
+def is_totals_marker(text: str) -> bool:
+    return _ASTERISKS.match(text.strip()) is not None

@@ -55,6 +55,8 @@ class RowAmounts:
         # debit side unless the rows' arithmetic says credit balances are the positive ones.
         self.signed = [i for i in (0, 4) if money_cols[i] == money_cols[i + 1]]
         self.credit_positive = False
+        # Credit turnovers printed with their minus (an ERP's ledger): read as their amount.
+        self.credit_turnover_negated = False
 
     def cents(self, cell: CellValue) -> Cents:
         if not isinstance(cell, str):
@@ -114,6 +116,8 @@ class RowAmounts:
                         self.locate.row(index, col),
                     )
                 )
+        if self.credit_turnover_negated and values[3] is not None:
+            values[3] = -values[3]
         for i in self.signed:
             value = values[i]
             if value is not None and self.credit_positive:
@@ -217,6 +221,24 @@ class RowAmounts:
             )
         return changed
 
+    def choose_credit_turnover_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
+        """Whether credit turnovers are printed with a minus (an ERP's ledger prints every credit
+        so): true when none read is positive and more rows balance with them taken as their
+        amounts (closing = opening + Dt − Ct) than as printed."""
+        usual = negated = 0
+        for row in rows[start : start + SIGN_ROWS]:
+            od, oc, td, tc, cd, cc = (
+                read_cents(c).value or 0 for c in cells_of(row, self.money_cols)
+            )
+            if tc > 0:
+                return False
+            opening = od if 0 in self.signed else od - oc  # a signed column is read once
+            closing = cd if 4 in self.signed else cd - cc
+            usual += tc != 0 and closing == opening + td - tc
+            negated += tc != 0 and closing == opening + td + tc
+        self.credit_turnover_negated = negated > usual
+        return self.credit_turnover_negated
+
     def choose_sign(self, rows: Sequence[Sequence[CellValue]], start: int) -> bool:
         """Whether signed balances print credit balances as positive: true when more rows
         balance that way (closing = opening + Dt − Ct) than the usual way."""
@@ -227,6 +249,8 @@ class RowAmounts:
             opening, debit, credit, closing = (
                 read_cents(c).value or 0 for c in cells_of(row, self.money_cols[1:5])
             )
+            if self.credit_turnover_negated:
+                credit = -credit
             usual += closing == opening + debit - credit
             flipped += -closing == -opening + debit - credit
         self.credit_positive = flipped > usual

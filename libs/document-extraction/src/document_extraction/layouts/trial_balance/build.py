@@ -38,6 +38,8 @@ def sign_conventions(rows: OsvRows, header: OsvHeader) -> list[Warning]:
     balances read credit-positive (the choice is made here, before any row is read)."""
     where = rows.locate.where()
     said = []
+    # Credits printed with their minus are a convention of the print, not a reading to say.
+    rows.amounts.choose_credit_turnover_sign(rows.grid.rows, rows.table.body_start)
     if rows.table.money[2] != header.money["turnover_debit"]:
         said.append(warning("SIGN_CONVENTION", _TURNOVERS_TURNED, where, INFO))
     if rows.amounts.choose_sign(rows.grid.rows, rows.table.body_start):

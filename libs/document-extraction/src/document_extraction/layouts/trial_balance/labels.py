@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from document_extraction.grid import CellValue
+from document_extraction.layouts.line_labels import is_totals_marker
 from document_extraction.lookalikes import LATIN_TO_CYRILLIC
 from document_extraction.misreads import ocr_budget, ocr_distance
 from document_extraction.numbers import read_cents
@@ -75,6 +76,8 @@ def first_text(
         if isinstance(cell, str) and cell.strip():
             if is_counter(cell):
                 continue  # a row number or an outline level, printed: a page has no numbers
+            if is_totals_marker(cell):
+                return cell.strip()
             if len(cell.strip()) < LEAST_CAPTION:
                 continue  # such a number read by OCR as a letter or two ("т", "tl")
             if not cell.lstrip(LEADING)[:1].isalpha():
