@@ -21,7 +21,8 @@ from recognition_contract import Organisation, Period, Unit
 
 _OSV_TITLE = re.compile(
     r"оборотно-сальдов|обороты сч[её]та|анализ сч[её]та|анализ субконто|ведомость"
-    r"|айналым-сальдо|шот\w* бойынша айналым",
+    r"|айналым-сальдо|шот\w* бойынша айналым"
+    r"|балансы? сч[её]тов|сальдовая ведомость|оборотная ведомость",
     re.IGNORECASE,
 )
 _ACCOUNT_IN_TITLE = re.compile(

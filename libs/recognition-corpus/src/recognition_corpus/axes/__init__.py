@@ -26,10 +26,11 @@ WITHOUT_STRUCTURE_AXES: dict[str, Any] = {
     "totals_second": "none",
     "st_sequence": "none",
     "language": "ru",
+    "form": "1c",
 }
 """``fixed`` for the layouts as drawn before the structure axes (sections, a second totals
-line, a sequence column) and the Kazakh form: tests measured on a seed keep what they were
-measured on."""
+line, a sequence column), the Kazakh form and the ERP's: tests measured on a seed keep what they
+were measured on."""
 AXES = {"osv": OSV_AXES, "statement": STATEMENT_AXES}
 
 

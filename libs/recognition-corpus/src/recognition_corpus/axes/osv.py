@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from recognition_corpus import money as m
-from recognition_corpus.axes import kazakh
+from recognition_corpus.axes import erp, kazakh
 from recognition_corpus.axes.draw import (
     NOT_APPLICABLE,
     Axis,
@@ -38,6 +38,8 @@ from recognition_corpus.layout import OUTLINE_LEVELS, Cell, Layout, Sheet
 from recognition_corpus.osv import FIELDS, MONTHS, OsvSheet, _confidence
 
 OSV_AXES: dict[str, Axis] = {
+    # erp: an ERP's general-ledger balance list (``erp``), with axes of its own.
+    "form": (("1c", 0.88), ("erp", 0.12)),
     # kk: the Kazakh edition of 1C in its Kazakh interface (``kazakh``).
     "language": (("ru", 0.85), ("kk", 0.15)),
     "variant": (("general", 0.6), ("account", 0.4)),
@@ -126,6 +128,7 @@ OSV_AXES: dict[str, Axis] = {
     "blank_rows": (("none", 0.7), ("body", 0.3)),
     "page_repeat": (("none", 0.8), ("repeat", 0.2)),
     "signature": uniform("none", "chief", "two", "executor"),
+    **erp.ERP_AXES,
 }
 
 SECTION_NAMES = {"I": "Внеоборотные активы", "II": "Запасы", "III": "Денежные средства и расчеты"}
@@ -537,6 +540,10 @@ def _header(
 
 def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None = None) -> Layout:
     draw = Draw(seed, index, OSV_AXES, fixed)
+    if draw["form"] == "erp":
+        erp.not_applicable(draw, (a for a in OSV_AXES if a != "form" and a not in erp.ERP_AXES))
+        return erp.erp_layout(draw, seed, index, name)
+    erp.not_applicable(draw, erp.ERP_AXES)
     rng = random.Random(f"{seed}:{index}:osv-data")  # noqa: S311 - test data
     kk = draw["language"] == "kk"
     if kk:
