@@ -283,6 +283,9 @@ CAPTION_WORDS: frozenset[str] = frozenset().union(
 
 # --- a statement's balance lines, by how their label starts --------------------------------------
 
+# A day block's turnovers in a statement grouped by day («Обороты за день»): not its totals.
+DAY_TOTALS_WORDS = ("за день", "за дату", "за сутки")
+
 OPENING_BALANCE_LABELS = (
     "входящий остаток",
     "остаток на начало",

@@ -96,6 +96,9 @@ STATEMENT_AXES: dict[str, Axis] = {
     "st_negatives": uniform("minus", "parentheses"),
     "st_zero_repr": uniform("empty", "zero", "dash"),
     "st_number_repr": uniform("text", "number"),
+    # Operations grouped by day without their date: each day opened by a row of its date and
+    # incoming balance, closed by its turnovers and outgoing balance, in the amount columns.
+    "st_day_blocks": (("none", 0.8), ("blocks", 0.2)),
     # A running sequence number beside the document number (№ п/п, 1..N): not the number.
     "st_sequence": (("none", 0.6), ("first", 0.2), ("after_date", 0.2)),
     "st_padding": (("none", 0.6), ("nbsp_ids", 0.2), ("trailing_spaces", 0.2)),
@@ -148,6 +151,12 @@ def statement_layout(
                 "st_header_rows",
                 "flat" if draw["st_header_rows"] == "amount_group" else "counterparty_group",
             )
+    if kind != "debit_credit" and draw["st_day_blocks"] != "none":
+        draw.effective("st_day_blocks", "none")
+    if draw["st_day_blocks"] != "none":
+        draw.effective("st_day_sections", NOT_APPLICABLE)
+        # Its operations print no date: another date column would be the only one they fill.
+        draw.effective("st_extra_dates", "none")
     if kind != "signed":
         draw.effective("st_negatives", NOT_APPLICABLE)
     elif draw["st_amount_repr"] == "number_plain" and draw["st_negatives"] == "parentheses":
@@ -385,7 +394,9 @@ def statement_layout(
     dates = draw["st_dates"]
     transactions: list[dict[str, Any]] = []
     sections = draw["st_day_sections"]
+    blocks = draw["st_day_blocks"] == "blocks"
     running = opening
+    day_sums = [Decimal(0), Decimal(0)]
     previous: datetime.date | None = None
     has_bic = bank_cols != "bank_only"
     has_bank = bank_cols != "bic_only"
@@ -398,12 +409,35 @@ def statement_layout(
     def spaced(value: Decimal) -> str:
         return text_amount(value, " ", ",", "minus")
 
+    def block_line(label: str, debit: Decimal | None, credit: Decimal | None) -> list[Cell]:
+        """A day block's own line: its label where a name stands, its amounts where amounts do."""
+        cells: list[Cell] = [None] * len(cols)
+        cells[col_of["name"]] = label
+        for f, value in (("debit", debit), ("credit", credit)):
+            cells[col_of[f]] = print_amount(value, amount_repr, negatives="minus", zero=zero).cell
+        return cells
+
+    def balance_line(label: str, value: Decimal) -> list[Cell]:
+        # A passive account's balance stands on the credit side, an overdraft on the debit.
+        return block_line(label, -value if value < 0 else None, value if value >= 0 else None)
+
+    def close_block() -> None:
+        sheet.add(block_line("Обороты за день", day_sums[0], day_sums[1]))
+        sheet.add(balance_line("Исходящий остаток", running))
+
     def day_closing(value: Decimal) -> str:
         # As Bakai Bank prints it: label and amount in one cell, NBSP-padded.
         return f"Остаток на конец дня Пассив\u00a0 \u00a0 {spaced(value)}"
 
     for position, line in enumerate(lines, start=1):
-        if line.date != previous:
+        if blocks and line.date != previous:
+            if previous is not None:
+                close_block()
+            opening_row = balance_line("Входящий остаток", running)
+            opening_row[col_of["date"]] = line.date
+            sheet.add(opening_row, formats={col_of["date"]: "dd.mm.yyyy"})
+            previous, day_sums = line.date, [Decimal(0), Decimal(0)]
+        elif line.date != previous:
             if previous is not None and sections == "day_closing":
                 sheet.add([day_closing(running)])
             if sections == "day_line":
@@ -412,10 +446,13 @@ def statement_layout(
                 sheet.add([f"Остаток на начало дня {line.date:%d.%m.%Y}: {spaced(running)}"])
             previous = line.date
         running += (line.credit or Decimal(0)) - (line.debit or Decimal(0))
+        day_sums = [day_sums[0] + (line.debit or 0), day_sums[1] + (line.credit or 0)]
         row: list[Cell] = [None] * len(cols)
         formats: dict[int, str] = {}
         penalty = 0
-        if dates == "date":
+        if blocks:
+            penalty += 1  # the date is its day's, not printed on the line
+        elif dates == "date":
             row[col_of["date"]] = line.date
             formats[col_of["date"]] = "dd.mm.yyyy"
         elif dates == "datetime":
@@ -520,6 +557,8 @@ def statement_layout(
         transactions.append(transaction)
     if sections == "day_closing":
         sheet.add([day_closing(running)])
+    if blocks:
+        close_block()
 
     totals = draw["st_totals"]
     total_debit = total_credit = None

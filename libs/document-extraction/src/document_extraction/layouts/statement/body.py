@@ -3,6 +3,7 @@ and below them (day sections close each day with a balance)."""
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,11 @@ from document_extraction.layouts.statement.head import (
 from document_extraction.layouts.statement.header import StatementHeader
 from document_extraction.layouts.statement.lines import CellReader, Operation, read_operation
 from document_extraction.numbers import find_amount_in_text
-from document_extraction.text import as_text, line_of, norm
+from document_extraction.text import as_text, is_empty, line_of, norm
+from document_extraction.vocabulary import DAY_TOTALS_WORDS
+
+# Confidence an operation loses for a date it does not print (its day block's).
+DAY_DATE_PENALTY = 1
 
 
 @dataclass
@@ -40,6 +45,9 @@ class Body:
     totals_beside_label: tuple[Decimal, Decimal] | None = None
     last_index: int = 0  # the last row the statement takes
     not_executed: Counter[str] = field(default_factory=Counter)
+    # The date of the day block being read: a row of a date and an opening balance opens it,
+    # the operations under it print no date of their own.
+    day: datetime.date | None = None
 
 
 def read_body(reader: CellReader, header: StatementHeader, head: Head) -> Body:
@@ -53,8 +61,13 @@ def read_body(reader: CellReader, header: StatementHeader, head: Head) -> Body:
         row = rows[index]
         if row in repeats:
             continue
-        date, date_penalty = date_of(row[date_col] if date_col < len(row) else None)
+        date_cell = row[date_col] if date_col < len(row) else None
+        date, date_penalty = date_of(date_cell)
         labels = line_labels(row)
+        if date is not None and "opening" in labels:
+            body.day = date
+        elif body.day is not None and is_empty(date_cell) and not labels and reader.amount_in(row):
+            date, date_penalty = body.day, DAY_DATE_PENALTY
         if date is None or labels:
             # A balance or totals line, even where a date stands in the date column
             # ("Исходящий остаток на: | 18.06.2022 | 23 535.36 | Итого обороты | … | …").
@@ -79,7 +92,9 @@ def _read_labelled_line(
 ) -> None:
     if not line_of(list(row[:MAX_COLUMNS])):
         return
-    if "totals" in labels:
+    if "totals" in labels and is_day_totals(labels["totals"]):
+        body.last_index = index  # a day's turnovers: the statement's are its lines' sums
+    elif "totals" in labels:
         body.totals_index = body.last_index = index
         _read_totals(reader, body, row, index, labels["totals"])
         if "opening" not in labels and "closing" not in labels:
@@ -117,3 +132,9 @@ def empty_total_is_zero(
     if (debit is None) != (credit is None):
         return debit if debit is not None else ZERO, credit if credit is not None else ZERO
     return debit, credit
+
+
+def is_day_totals(text: str) -> bool:
+    """A day block's turnovers («Обороты за день»), no totals of the statement."""
+    lowered = norm(text)
+    return any(words in lowered for words in DAY_TOTALS_WORDS)

@@ -15,6 +15,7 @@ from document_extraction.captions import (
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import normalize_tax_id, readable_account, tax_id_valid
 from document_extraction.layouts.header_blocks import FIT_ROWS, is_amount_cell, is_date_cell
+from document_extraction.layouts.statement.head import line_labels
 from document_extraction.lookalikes import (
     LEGAL_FORMS,
     latin_spelling,
@@ -67,14 +68,21 @@ def counts_lines(lines: Sequence[Sequence[CellValue]], column: int, least: int) 
 def lines_of(
     rows: Sequence[Sequence[CellValue]], start: int, money: Sequence[int], dates: Sequence[int]
 ) -> list[Sequence[CellValue]]:
-    """The body rows with an amount in a money column and a date in a date column: the
-    operations, not the balance, totals and day lines between them."""
-    return [
-        row
-        for row in rows[start : start + FIT_ROWS]
-        if any(c < len(row) and is_amount_cell(row[c]) for c in money)
-        and any(c < len(row) and is_date_cell(row[c]) for c in dates)
-    ]
+    """The body rows that are operations: an amount in a money column, no balance or totals
+    label, and a date in a date column or (a statement grouped by day) an empty one under a
+    row of its day's date and opening balance."""
+    lines = []
+    in_day = False
+    for row in rows[start : start + FIT_ROWS]:
+        if not any(c < len(row) and is_amount_cell(row[c]) for c in money):
+            continue
+        dated = any(c < len(row) and is_date_cell(row[c]) for c in dates)
+        labels = line_labels(row)
+        if labels:
+            in_day = in_day or (dated and "opening" in labels)
+        elif dated or (in_day and all(c >= len(row) or is_empty(row[c]) for c in dates)):
+            lines.append(row)
+    return lines
 
 
 def best_fit(

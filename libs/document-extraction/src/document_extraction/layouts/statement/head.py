@@ -104,7 +104,13 @@ def line_labels(row: Sequence[CellValue]) -> dict[str, str]:
     """Which balance and totals labels start a text cell of the row: {"opening" | "closing" |
     "totals": the text from that cell to the end of the line}."""
     found: dict[str, str] = {}
-    texts = [(c, norm(cell)) for c, cell in enumerate(row[:MAX_COLUMNS]) if isinstance(cell, str)]
+    # Amounts and dashes printed as text are values, not words: a day block's line may print
+    # them before its label ("- | 14 598,25 | Входящий остаток").
+    texts = [
+        (c, norm(cell))
+        for c, cell in enumerate(row[:MAX_COLUMNS])
+        if isinstance(cell, str) and not _is_value(cell)
+    ]
     for position, (col, text) in enumerate(texts):
         for name, pattern in (
             ("opening", OPENING_LABEL.match),
@@ -116,6 +122,11 @@ def line_labels(row: Sequence[CellValue]) -> dict[str, str]:
         if position > 0 and not found:
             break  # labels open a line; text further right in a line of data is not one
     return found
+
+
+def _is_value(cell: str) -> bool:
+    text = cell.strip()
+    return not text.strip("-–—") or parse_amount(text).value is not None
 
 
 def _after_account(line: str) -> str | None:

@@ -100,6 +100,13 @@ class CellReader:
         col = self.columns.by_role.get(name)
         return row[col] if col is not None and col < len(row) else None
 
+    def amount_in(self, row: Sequence[CellValue]) -> bool:
+        """Whether an amount column of the line holds an amount (read quietly)."""
+        width = len(row)
+        return any(
+            col < width and parse_amount(row[col]).value is not None for col in self.columns.amounts
+        )
+
     def money(
         self, row: Sequence[CellValue], col: int | None, index: int
     ) -> tuple[Decimal | None, int]:
