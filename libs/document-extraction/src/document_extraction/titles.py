@@ -14,7 +14,12 @@ from typing import NamedTuple
 from document_extraction.dates import parse_period
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_tax_id
-from document_extraction.lookalikes import LATIN_TO_CYRILLIC, fold_lookalikes, legal_form_spelled
+from document_extraction.lookalikes import (
+    LATIN_TO_CYRILLIC,
+    LEGAL_FORMS,
+    fold_lookalikes,
+    legal_form_spelled,
+)
 from document_extraction.misreads import Vocabulary
 from document_extraction.text import as_text, clean, title_cells
 from recognition_contract import Organisation, Period, Unit
@@ -56,6 +61,13 @@ _SERVICE_LINE = re.compile(
 _LEVEL_BEFORE = re.compile(r"^\d\s+(?=[^\W\d_])")
 _ORG_PREFIX = re.compile(
     r"^(?:организация|предприятие|наименование организации)\s*:?\s*", re.IGNORECASE
+)
+# The program's name a print may set on the organisation's line, glued to it on either side
+# ("1С:Бухгалтерия 8.3 ООО «Ромашка»", "ООО «Ромашка»1С:Предприятие 8").
+_PROGRAM = re.compile(
+    rf"\s*1[СC]\s*:\s*(?:(?!(?:{'|'.join(sorted(LEGAL_FORMS))})\b)[А-ЯЁA-Z][\w-]*\.?\s*){{1,4}}"
+    r"(?:\d+(?:\.\d+)*)?(?:\s*,?\s*(?:редакция|ред\.)\s*\d+(?:\.\d+)*)?\s*",
+    re.IGNORECASE,
 )
 _TAX_SUFFIX = re.compile(r"[,;(]?\s*(?:УНП|ИНН)\s*[:№]?\s*[0-9A-ZА-Я]{9,12}\)?", re.IGNORECASE)
 _CURRENCIES = (
@@ -289,7 +301,7 @@ def _organisation(lines: list[TitleLine], title: str | None) -> Organisation | N
     tax_id = find_tax_id(line.printed)
     prefix = _ORG_PREFIX.match(line.read)
     value = line.printed_from(prefix.end()) if prefix else line.printed
-    name = legal_form_spelled(_TAX_SUFFIX.sub("", value).strip(" ,;"))
+    name = legal_form_spelled(_TAX_SUFFIX.sub("", _PROGRAM.sub(" ", value)).strip(" ,;"))
     if not name:
         return None
     return Organisation(name, tax_id)

@@ -101,6 +101,8 @@ OSV_AXES: dict[str, Axis] = {
         "by_rubles",
     ),
     "title_currency": (("none", 0.8), ("line", 0.2)),
+    # The program's name printed on the organisation's line, glued to it.
+    "title_program": (("none", 0.8), ("before", 0.1), ("after", 0.1)),
     "title_column": uniform("A", "B", "C"),
     "table_offset": (("0", 0.7), ("1", 0.15), ("2", 0.15)),
     "amount_repr": uniform(
@@ -616,7 +618,12 @@ def osv_layout(seed: int, index: int, name: str, fixed: Mapping[str, Any] | None
     tax_id = make_unp(rng) if draw["chart"] == "BY" else make_inn(rng)
     org_form = draw["title_org"]
     with_tax = org_form in ("with_tax", "label_with_tax")
-    org_text = f"{org}, {tax_label} {tax_id}" if with_tax else org
+    program = draw["title_program"] if org_form != "none" else NOT_APPLICABLE
+    printed_org = {"before": f"1С:Бухгалтерия 8.3 {org}", "after": f"{org}1С:Предприятие 8"}
+    printed_org_name = printed_org.get(program, org)
+    if org_form == "none":
+        draw.effective("title_program", NOT_APPLICABLE)
+    org_text = f"{printed_org_name}, {tax_label} {tax_id}" if with_tax else printed_org_name
     period_text, in_title, start, end = _period(draw, rng)
     if kk:
         period_text, in_title = kazakh.period(draw["title_period"], start, end), False
