@@ -8,13 +8,13 @@ import pytest
 
 from document_extraction.captions import (
     DATE_WORD,
-    HeaderRepeats,
     caption_vocabulary,
     compose,
     is_column_number_row,
     read_caption,
     words_of,
 )
+from document_extraction.header_repeats import HeaderRepeats
 from document_extraction.text import norm
 
 

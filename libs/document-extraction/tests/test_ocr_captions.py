@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from document_extraction import Grid, extract
-from document_extraction.captions import HeaderRepeats, caption_vocabulary, read_caption
+from document_extraction.captions import caption_vocabulary, read_caption
+from document_extraction.header_repeats import HeaderRepeats
 from document_extraction.layouts.statement.header import find_statement_header
 from document_extraction.layouts.trial_balance.header import find_osv_header
 from document_extraction.lookalikes import fold_lookalikes

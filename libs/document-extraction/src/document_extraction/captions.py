@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from document_extraction.grid import CellValue
 from document_extraction.lookalikes import cyrillic_spelling
-from document_extraction.misreads import Vocabulary, ocr_budget, ocr_distance
-from document_extraction.text import is_counter, norm
+from document_extraction.misreads import Vocabulary
+from document_extraction.text import norm
 from document_extraction.vocabulary import (
     CANONICAL,
     DATE_WORD,
@@ -29,6 +29,8 @@ from document_extraction.vocabulary import (
 
 # Widest table a header is looked for in; real exports have a few dozen columns.
 MAX_COLUMNS = 256
+# Body rows that must leave a column empty for it to be the inner half of a merged column.
+MERGED_BODY_ROWS = 50
 
 
 # "Д-т", "К/т"; OCR may run the next word on ("Д-тза период", "д-тсальдо"), or the word before
@@ -41,7 +43,6 @@ _ZERO_IN_WORD = re.compile(r"(?<=[а-я])0|0(?=[а-я])")
 _DATE_IN_TEXT = re.compile(r"\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}-\d{2}-\d{2}")
 # Words in Latin, Russian and Kazakh letters.
 _TOKEN = re.compile(r"[a-zа-яәғқңөұүһі]+|\d+|№")
-_NUMBERS = re.compile(r"\d+(?:[./]\d+)*")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
@@ -233,6 +234,7 @@ class HeaderCaptions:
         self.rows = rows
         self._texts: dict[int, list[str]] = {}
         self._carried: dict[tuple[int, int], list[tuple[int, list[str]]]] = {}
+        self._empty: dict[tuple[int, int], bool] = {}
 
     def columns(self, first: int, last: int, vocabulary: Vocabulary | None = None) -> list[Column]:
         """The columns of the header rows ``first``..``last``, their words read exactly or,
@@ -253,6 +255,15 @@ class HeaderCaptions:
             texts = self._texts[index] = [caption_text(c) for c in self.rows[index][:MAX_COLUMNS]]
         return texts
 
+    def _empty_below(self, last: int, col: int) -> bool:
+        """Whether the body under header row ``last`` leaves ``col`` empty."""
+        found = self._empty.get((last, col))
+        if found is None:
+            body = self.rows[last + 1 : last + 1 + MERGED_BODY_ROWS]
+            found = all(col >= len(row) or row[col] is None or row[col] == "" for row in body)
+            self._empty[(last, col)] = found
+        return found
+
     def _carried_texts(self, first: int, last: int) -> list[tuple[int, list[str]]]:
         """Each column's caption texts from top to bottom, group captions carried over it.
 
@@ -267,6 +278,14 @@ class HeaderCaptions:
         for texts in block:
             texts.extend([""] * (width - len(texts)))
         carried = [list(texts) for texts in block]
+        # A column neither the header nor the body fills: the second half of captions and
+        # amounts merged over two columns each. One such column does not end a group caption;
+        # two do, and so does one the body fills (a column no caption names).
+        named = [any(texts[col] for texts in block) for col in range(width)]
+
+        def unnamed(col: int) -> bool:
+            return not named[col] and self._empty_below(last, col)
+
         for depth in range(len(block) - 1):
             if sum(1 for t in block[depth] if t) < 2:
                 continue  # a title line over the table, not a group caption
@@ -278,7 +297,9 @@ class HeaderCaptions:
                     current = text if below else None
                 elif current is not None and below:
                     carried[depth][col] = current
-                else:
+                elif current is None or not (
+                    col + 1 < width and unnamed(col) and not unnamed(col + 1)
+                ):
                     current = None
         found = []
         for col in range(width):
@@ -297,102 +318,3 @@ def compose(
 ) -> list[Column]:
     """The columns of the header rows ``first``..``last`` (see ``HeaderCaptions.columns``)."""
     return HeaderCaptions(rows).columns(first, last, vocabulary)
-
-
-def row_signature(row: Sequence[CellValue]) -> tuple[str, ...]:
-    """A row's captions, to know the header again where a page repeats it inside the body."""
-    return tuple(t for t in (caption_text(c) for c in row[:MAX_COLUMNS]) if t)
-
-
-class HeaderRepeats:
-    """The header rows of a table; a body row equal to one of them, or a column-number row,
-    is the header printed again at the top of a page, not data."""
-
-    def __init__(self, rows: Sequence[Sequence[CellValue]], first: int, last: int) -> None:
-        self.signatures = {row_signature(rows[i]) for i in range(first, last + 1)} - {()}
-        self.firsts = {signature[0] for signature in self.signatures}
-        # Each column's captions as one line: a page that repeats the header may set a
-        # caption wrapped in one cell ("Остаток на начало") on two lines, or the other way.
-        columns: dict[int, list[str]] = {}
-        for index in range(first, last + 1):
-            for column, cell in enumerate(rows[index][:MAX_COLUMNS]):
-                text = caption_text(cell)
-                if text:
-                    columns.setdefault(column, []).append(text)
-        # Without spaces: OCR drops or adds them ("№п/п", "суммапо дебету").
-        self.columns = {
-            column: "".join(texts).replace(" ", "") for column, texts in columns.items()
-        }
-
-    def __contains__(self, row: Sequence[CellValue]) -> bool:
-        first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
-        if first is None:
-            return False
-        text = caption_text(first)
-        # The full comparison only for a row that starts as a header row does.
-        if text in self.firsts and row_signature(row) in self.signatures:
-            return True
-        # A long row of column numbers may have its first one misread ("rt" for 1).
-        long = sum(c is not None and c != "" for c in row[:MAX_COLUMNS]) >= LONG_NUMBER_ROW
-        if (text.isdigit() or long) and is_column_number_row(row):
-            return True
-        return self._captions_again(row)
-
-    def _captions_again(self, row: Sequence[CellValue]) -> bool:
-        """Two or more cells of text, each words of its column's captions (as OCR may misread
-        them); for every two found, one more may be misread past knowing, if it holds no
-        digit (an amount is no caption)."""
-        cells = row[:MAX_COLUMNS]
-        # A number or a date in a cell: no caption row (the common case, settled at once).
-        if not all(isinstance(cell, str) for cell in cells if cell is not None):
-            return False
-        texts: list[tuple[int, str]] = []
-        for column, cell in enumerate(cells):
-            if cell == "":
-                continue
-            if not isinstance(cell, str):
-                continue  # None
-            if is_counter(cell):
-                continue  # an outline level printed on every line of a page, the header's too
-            # Or read into the first caption ("0 №"): one digit, as no account's code is.
-            level, _, rest = cell.strip().partition(" ")
-            read = rest if rest and len(level) == 1 and level.isdigit() else cell
-            text = caption_text(read).replace(" ", "")
-            if _has_number(read) and not self._within(column, text, numbers=True):
-                # A number is a caption's date read exactly (the words beside it as OCR may
-                # misread them: "на 31.12.2025 АТ"), or an amount; a digit inside a word is
-                # a letter misread ("O6." for "Об.").
-                return False
-            texts.append((column, text))
-        found = sum(self._within(column, text) for column, text in texts)
-        return found >= 2 and len(texts) - found <= found // 2
-
-    def _within(self, column: int, text: str, *, numbers: bool = False) -> bool:
-        """``text`` in the captions of ``column``, or a misread of a part of them as long
-        as it; with ``numbers``, each of its numbers read exactly."""
-        captions = self.columns.get(column, "")
-        if not any(ch.isalnum() or ch == "№" for ch in text):
-            return False  # a dash for nothing is no caption, though a "д-т" holds one
-        if text in captions:
-            return True
-        if numbers and not all(number in captions for number in _NUMBERS.findall(text)):
-            return False
-        budget = ocr_budget(len(text))
-        return any(
-            ocr_distance(text, captions[k : k + len(text)], budget) <= budget
-            for k in range(len(captions) - len(text) + 1)
-        )
-
-
-def _has_number(text: str) -> bool:
-    """Digits in ``text`` that are a number: with no letter beside them in the cell, or
-    three or more in a word of no letters. One or two among words ("06. деб. за период")
-    are letters misread."""
-    if not any(ch.isdigit() for ch in text):
-        return False
-    if not any(ch.isalpha() for ch in text):
-        return True
-    return any(
-        sum(ch.isdigit() for ch in word) >= 3 and not any(ch.isalpha() for ch in word)
-        for word in text.split()
-    )

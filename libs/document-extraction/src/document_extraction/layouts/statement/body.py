@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from document_extraction.captions import MAX_COLUMNS, HeaderRepeats
+from document_extraction.captions import MAX_COLUMNS
 from document_extraction.checks import ZERO
 from document_extraction.grid import CellValue
+from document_extraction.header_repeats import HeaderRepeats
 from document_extraction.layouts.statement.cells import (
     date_of,
     is_not_executed,

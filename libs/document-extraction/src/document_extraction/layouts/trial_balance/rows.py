@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from document_extraction.accounts import code_from_cell
-from document_extraction.captions import HeaderRepeats
 from document_extraction.checks import balance_mismatch, row_balances
 from document_extraction.confidence import ocr_of, row_confidence
 from document_extraction.findings import Locate, warning
 from document_extraction.grid import CellValue, Grid
+from document_extraction.header_repeats import HeaderRepeats
 from document_extraction.layouts.line_labels import is_totals_label
 from document_extraction.layouts.trial_balance.amounts import RowAmounts, turnovers_turned
 from document_extraction.layouts.trial_balance.document import (
