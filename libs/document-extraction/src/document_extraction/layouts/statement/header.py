@@ -40,6 +40,7 @@ from document_extraction.layouts.statement.columns import (
     lines_of,
     number_beside_amounts,
 )
+from document_extraction.layouts.statement.entry_accounts import accounts_by_side
 from document_extraction.layouts.statement.roles import statement_roles
 from document_extraction.vocabulary import (
     DATE_PREFERRED,
@@ -119,18 +120,22 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
                 passed = True
             else:
                 break
-        sides = has_sides(roles)
         end = header_end(rows, last)
         body = end + 1
         columns, roles = captions_beside_values(rows[body : body + FIT_ROWS], columns, roles)
         by_index = {c.index: c for c in columns}
-        columns_of: dict[str, list[Column]] = {}
-        for index in sorted(roles):
-            columns_of.setdefault(roles[index], []).append(by_index[index])
+        columns_of = _columns_of(roles, by_index)
+        lines = _lines(rows, body, columns_of)
+        # A side's column holding the entry's accounts, not amounts: lines are read again by
+        # the amounts that remain.
+        by_side = accounts_by_side(lines, roles)
+        if by_side != roles:
+            roles = by_side
+            columns_of = _columns_of(roles, by_index)
+            lines = _lines(rows, body, columns_of)
+        sides = has_sides(roles)
         chosen: dict[str, int] = {}
         extra: dict[str, int] = {}
-        money = [c.index for r in ("debit", "credit", "amount") for c in columns_of.get(r, [])]
-        lines = lines_of(rows, body, money, [c.index for c in columns_of["date"]])
         for role, candidates in columns_of.items():
             if role == "date":
                 chosen[role] = best_fit(lines, candidates, is_date_cell, DATE_PREFERRED)
@@ -207,3 +212,17 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
             date_candidates=date_candidates if len(date_candidates) > 1 else (),
         )
     return None
+
+
+def _columns_of(roles: dict[int, str], by_index: dict[int, Column]) -> dict[str, list[Column]]:
+    columns_of: dict[str, list[Column]] = {}
+    for index in sorted(roles):
+        columns_of.setdefault(roles[index], []).append(by_index[index])
+    return columns_of
+
+
+def _lines(
+    rows: Sequence[Sequence[CellValue]], body: int, columns_of: dict[str, list[Column]]
+) -> list[Sequence[CellValue]]:
+    money = [c.index for r in ("debit", "credit", "amount") for c in columns_of.get(r, [])]
+    return lines_of(rows, body, money, [c.index for c in columns_of.get("date", [])])

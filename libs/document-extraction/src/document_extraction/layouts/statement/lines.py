@@ -23,7 +23,12 @@ from document_extraction.identifiers import (
     readable_account,
     split_iban,
 )
-from document_extraction.layouts.statement.cells import tax_id_of, vouched_columns
+from document_extraction.layouts.statement.cells import date_of, tax_id_of, vouched_columns
+from document_extraction.layouts.statement.entry_accounts import (
+    Party,
+    holder_account,
+    party_in_cell,
+)
 from document_extraction.layouts.statement.head import BIC_TOKEN
 from document_extraction.layouts.statement.header import StatementHeader
 from document_extraction.layouts.statement.parts import account_column
@@ -32,6 +37,9 @@ from document_extraction.numbers import format_money, has_excess_precision, pars
 from document_extraction.readings import direction_of
 from document_extraction.text import as_text, clean
 from recognition_contract import Equivalents, Transaction, Warning
+
+# Lines looked at to find the holder's account among the entry's two.
+HOLDER_ROWS = 200
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,8 @@ class Columns:
     shared_equivalent: bool
     direction: int | None  # a column saying a signed amount's side
     own_account: int | None  # the statement's own account printed on every line
+    # The entry's two accounts in the side columns: the holder's is on every line.
+    holder: str | None = None
 
     @classmethod
     def of(cls, grid: Grid, header: StatementHeader) -> Columns:
@@ -60,6 +70,7 @@ class Columns:
             credit_eq = header.extra.get("equivalent", credit_eq)
         signed = "debit" not in by_role
         shared = debit_eq is not None and credit_eq is None and "equivalent" in by_role
+        sides = [by_role[r] for r in ("debit_account", "credit_account") if r in by_role]
         return cls(
             by_role=by_role,
             debit_equivalent=debit_eq,
@@ -67,6 +78,7 @@ class Columns:
             shared_equivalent=shared,
             direction=header.direction_col if signed else None,
             own_account=header.extra.get("own_account"),
+            holder=holder_account(_dated(grid, header, by_role), sides) if sides else None,
         )
 
     @property
@@ -77,6 +89,12 @@ class Columns:
     @property
     def date(self) -> int:
         return self.by_role.get("date", MAX_COLUMNS)  # none: beyond every row read
+
+    @property
+    def directed(self) -> bool:
+        """Whether a line's cells say its side: a direction column, or the holder's account on
+        the debit or the credit side of the entry."""
+        return self.direction is not None or self.holder is not None
 
     @property
     def has_equivalents(self) -> bool:
@@ -164,6 +182,8 @@ def read_operation(
             direction = direction_of(
                 row[columns.direction] if columns.direction < len(row) else None
             )
+        elif columns.holder is not None:
+            direction = _holder_side(reader, row, columns.holder)
     else:
         debit, cost_d = reader.money(row, by_role.get("debit"), index)
         credit, cost_c = reader.money(row, by_role.get("credit"), index)
@@ -252,6 +272,10 @@ def read_counterparty(reader: CellReader, row: Sequence[CellValue]) -> Counterpa
     if bank is not None and bic is None:
         bank, bic = _bic_after_bank(bank)
     name = clean(reader.cell(row, "name"))
+    entry = _other_party(reader, row)
+    if entry is not None:
+        account = account or entry.account
+        name = name or entry.name
     glued = split_iban(name) if account is None and name is not None else None
     if glued is not None:
         name, account = glued[0] or None, glued[1]
@@ -261,7 +285,10 @@ def read_counterparty(reader: CellReader, row: Sequence[CellValue]) -> Counterpa
     if name is not None and reader.grid.cell_confidence is not None and "банк" in name.lower():
         # A bank as the counterparty (its fee), its name read off a page: the directory's.
         name = bank_name(name, None)
-    return Counterparty(name, account, bank, bic, tax_id_of(reader.cell(row, "tax_id")))
+    tax_id = tax_id_of(reader.cell(row, "tax_id"))
+    if tax_id is None and entry is not None:
+        tax_id = entry.tax_id
+    return Counterparty(name, account, bank, bic, tax_id)
 
 
 def _bic_after_bank(bank: str) -> tuple[str | None, str | None]:
@@ -286,3 +313,36 @@ def _check_party(
     reader.warnings.extend(check_tax_id(party.tax_id, where, "контрагент"))
     where = locate.row(index, by_role.get("account"))
     reader.warnings.extend(check_account(party.account, where, "контрагент"))
+
+
+def _holder_side(reader: CellReader, row: Sequence[CellValue], holder: str) -> str | None:
+    """Money out where the holder's account is the entry's debit, in where it is its credit."""
+    debit = party_in_cell(reader.cell(row, "debit_account")).account
+    credit = party_in_cell(reader.cell(row, "credit_account")).account
+    if (debit == holder) == (credit == holder):
+        return None
+    return "debit" if debit == holder else "credit"
+
+
+def _other_party(reader: CellReader, row: Sequence[CellValue]) -> Party | None:
+    """The party of the entry whose account is not the holder's, as its cell names it."""
+    holder = reader.columns.holder
+    if holder is None:
+        return None
+    for side in ("debit_account", "credit_account"):
+        party = party_in_cell(reader.cell(row, side))
+        if party.account is not None and party.account != holder:
+            return party
+    return None
+
+
+def _dated(
+    grid: Grid, header: StatementHeader, by_role: dict[str, int]
+) -> list[Sequence[CellValue]]:
+    """The rows under the header with a date in the date column."""
+    column = by_role.get("date", MAX_COLUMNS)
+    return [
+        row
+        for row in grid.rows[header.row + 1 : header.row + 1 + HOLDER_ROWS]
+        if column < len(row) and date_of(row[column])[0] is not None
+    ]

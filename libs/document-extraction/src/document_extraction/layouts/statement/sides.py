@@ -42,7 +42,7 @@ def settle_sides(body: Body, head: Head, columns: Columns, locate: Locate) -> Si
     signed_values = [operation.signed_value for operation in body.operations]
     if columns.signed:
         directions = [op.direction for op in body.operations]
-        readings = signed_readings(signed_values, directions if columns.direction else None)
+        readings = signed_readings(signed_values, directions if columns.directed else None)
     else:
         readings = column_readings([(line.debit, line.credit) for line in lines])
     reading, overruled = choose_reading(
