@@ -29,6 +29,7 @@ WITHOUT_STRUCTURE_AXES: dict[str, Any] = {
     "form": "1c",
     "st_day_blocks": "none",
     "title_program": "none",
+    "st_entry_accounts": "none",
 }
 """``fixed`` for the layouts as drawn before the structure axes (sections, a second totals
 line, a sequence column), the Kazakh form and the ERP's: tests measured on a seed keep what they

@@ -99,6 +99,9 @@ STATEMENT_AXES: dict[str, Axis] = {
     # Operations grouped by day without their date: each day opened by a row of its date and
     # incoming balance, closed by its turnovers and outgoing balance, in the amount columns.
     "st_day_blocks": (("none", 0.8), ("blocks", 0.2)),
+    # The entry's two accounts in «Счет: Дебет | Кредит» (account, tax id and name in one cell)
+    # and one unsigned amount: the holder's account on a side says the operation's side.
+    "st_entry_accounts": (("none", 0.85), ("cells", 0.15)),
     # A running sequence number beside the document number (№ п/п, 1..N): not the number.
     "st_sequence": (("none", 0.6), ("first", 0.2), ("after_date", 0.2)),
     "st_padding": (("none", 0.6), ("nbsp_ids", 0.2), ("trailing_spaces", 0.2)),
@@ -130,6 +133,14 @@ class _Line:
     purpose: str
 
 
+def _entry_cell(account: str | None, tax_id: str | None, name: str) -> str:
+    """A party of an entry as one cell prints it: account, tax id and name on lines of their
+    own."""
+    label = "ИНН" if tax_id is not None and len(tax_id) in (10, 12) else "УНП"
+    lines = [account, f"{label} {tax_id}" if tax_id else None, name.strip()]
+    return "\n".join(line for line in lines if line)
+
+
 def _group_iban(iban: str) -> str:
     return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
 
@@ -139,6 +150,14 @@ def statement_layout(
 ) -> Layout:
     draw = Draw(seed, index, STATEMENT_AXES, fixed)
     rng = random.Random(f"{seed}:{index}:statement-data")  # noqa: S311 - test data
+    entries = draw["st_entry_accounts"] == "cells"
+    if entries:
+        draw.effective("st_amount_columns", "signed")  # one amount column, printed unsigned
+        for axis in ("st_name_caption", "st_account_caption", "st_negatives"):
+            draw.effective(axis, NOT_APPLICABLE)
+        draw.effective("st_header_rows", "entry_group")
+        if draw["st_account_place"] == "column":
+            draw.effective("st_account_place", "header_line")
     kind = draw["st_amount_columns"]
     if kind != "amount_flag":
         draw.effective("st_flag_values", NOT_APPLICABLE)
@@ -341,18 +360,24 @@ def statement_layout(
         )
         if equivalents:
             cols.append(("amount_eq", "Эквивалент, BYN", None))
-    party = draw["st_name_caption"]
-    grouped = group_rows in ("counterparty_group", "both")
-    party_group = (
-        (party if party != "Наименование корреспондента" else "Корреспондент") if grouped else None
-    )
-    cols.append(("name", "Наименование" if grouped else party, party_group))
-    if tax_caption != "none":
-        cols.append(("tax_id", tax_caption.split()[0] if grouped else tax_caption, party_group))
-    account_caption = draw["st_account_caption"]
-    if grouped and account_caption in ("Счет корреспондента", "Счет контрагента"):
-        account_caption = "Счет"
-    cols.append(("account", account_caption, party_group))
+    if entries:
+        cols += [("debit_entry", "Дебет", "Счет"), ("credit_entry", "Кредит", "Счет")]
+    else:
+        party = draw["st_name_caption"]
+        grouped = group_rows in ("counterparty_group", "both")
+        party_group = (
+            (party if party != "Наименование корреспондента" else "Корреспондент")
+            if grouped
+            else None
+        )
+        cols.append(("name", "Наименование" if grouped else party, party_group))
+        if tax_caption != "none":
+            tax_column = tax_caption.split()[0] if grouped else tax_caption
+            cols.append(("tax_id", tax_column, party_group))
+        account_caption = draw["st_account_caption"]
+        if grouped and account_caption in ("Счет корреспондента", "Счет контрагента"):
+            account_caption = "Счет"
+        cols.append(("account", account_caption, party_group))
     bank_cols = draw["st_bank_columns"]
     if bank_cols in ("bank_and_bic", "bank_only"):
         cols.append(("bank", "Банк корреспондента", None))
@@ -504,7 +529,7 @@ def statement_layout(
             out = line.debit is not None
             moved = line.debit if out else line.credit
             assert moved is not None
-            signed = -moved if (out and kind == "signed") else moved
+            signed = -moved if (out and kind == "signed" and not entries) else moved
             printed.append(print_amount(signed, amount_repr, negatives=negatives, zero="empty"))
             row[col_of["amount"]] = printed[-1].cell
             if printed[-1].fmt:
@@ -519,11 +544,19 @@ def statement_layout(
                     formats[col_of["amount_eq"]] = p.fmt
         penalty += max((p.penalty for p in printed), default=0)
         name_cell = line.name + ("   " if padding == "trailing_spaces" else "")
-        row[col_of["name"]] = name_cell
         pad = "\u00a0" if padding == "nbsp_ids" else ""
+        if entries:
+            theirs = _entry_cell(line.account, line.tax_id, name_cell)
+            ours = _entry_cell(account, holder_unp, holder)
+            out = line.debit is not None
+            row[col_of["debit_entry"]], row[col_of["credit_entry"]] = (
+                (ours, theirs) if out else (theirs, ours)
+            )
+        else:
+            row[col_of["name"]] = name_cell
         if "tax_id" in col_of and line.tax_id is not None:
             row[col_of["tax_id"]] = line.tax_id
-        if line.account is not None:
+        if line.account is not None and "account" in col_of:
             row[col_of["account"]] = pad + line.account
         if "bank" in col_of:
             row[col_of["bank"]] = line.bank_name

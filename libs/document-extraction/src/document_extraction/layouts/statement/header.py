@@ -40,7 +40,7 @@ from document_extraction.layouts.statement.columns import (
     lines_of,
     number_beside_amounts,
 )
-from document_extraction.layouts.statement.entry_accounts import accounts_by_side
+from document_extraction.layouts.statement.entry_accounts import accounts_by_side, holds_accounts
 from document_extraction.layouts.statement.roles import statement_roles
 from document_extraction.vocabulary import (
     DATE_PREFERRED,
@@ -81,7 +81,13 @@ def _lines_below(rows: Sequence[Sequence[CellValue]], last: int, roles: dict[int
     """Whether operations stand under the header: lines with a date in a date column and an
     amount in a money column, and amounts most of what the money columns hold."""
     body = header_end(rows, last) + 1
-    money = [i for i, role in roles.items() if role in ("debit", "credit", "amount")]
+    below = rows[body : body + FIT_ROWS]
+    # A side's column holding the entry's accounts is no money column (see entry_accounts).
+    money = [
+        i
+        for i, role in roles.items()
+        if role in ("debit", "credit", "amount") and not holds_accounts(below, i)
+    ]
     dates = [i for i, role in roles.items() if role == "date"]
     return bool(lines_of(rows, body, money, dates)) and amounts_below(rows, body, money)
 

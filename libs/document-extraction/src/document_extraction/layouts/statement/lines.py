@@ -23,7 +23,8 @@ from document_extraction.identifiers import (
     readable_account,
     split_iban,
 )
-from document_extraction.layouts.statement.cells import date_of, tax_id_of, vouched_columns
+from document_extraction.layouts.statement.cells import tax_id_of, vouched_columns
+from document_extraction.layouts.statement.columns import lines_of
 from document_extraction.layouts.statement.entry_accounts import (
     Party,
     holder_account,
@@ -37,9 +38,6 @@ from document_extraction.numbers import format_money, has_excess_precision, pars
 from document_extraction.readings import direction_of
 from document_extraction.text import as_text, clean
 from recognition_contract import Equivalents, Transaction, Warning
-
-# Lines looked at to find the holder's account among the entry's two.
-HOLDER_ROWS = 200
 
 
 @dataclass(frozen=True)
@@ -78,7 +76,7 @@ class Columns:
             shared_equivalent=shared,
             direction=header.direction_col if signed else None,
             own_account=header.extra.get("own_account"),
-            holder=holder_account(_dated(grid, header, by_role), sides) if sides else None,
+            holder=holder_account(_operations(grid, header, by_role), sides) if sides else None,
         )
 
     @property
@@ -325,24 +323,21 @@ def _holder_side(reader: CellReader, row: Sequence[CellValue], holder: str) -> s
 
 
 def _other_party(reader: CellReader, row: Sequence[CellValue]) -> Party | None:
-    """The party of the entry whose account is not the holder's, as its cell names it."""
+    """The party of the entry on the side opposite the holder's account, as its cell names it
+    (a bank's fee names the bank and no account)."""
     holder = reader.columns.holder
     if holder is None:
         return None
-    for side in ("debit_account", "credit_account"):
-        party = party_in_cell(reader.cell(row, side))
-        if party.account is not None and party.account != holder:
-            return party
-    return None
+    debit = party_in_cell(reader.cell(row, "debit_account"))
+    credit = party_in_cell(reader.cell(row, "credit_account"))
+    if (debit.account == holder) == (credit.account == holder):
+        return None
+    return credit if debit.account == holder else debit
 
 
-def _dated(
+def _operations(
     grid: Grid, header: StatementHeader, by_role: dict[str, int]
 ) -> list[Sequence[CellValue]]:
-    """The rows under the header with a date in the date column."""
-    column = by_role.get("date", MAX_COLUMNS)
-    return [
-        row
-        for row in grid.rows[header.row + 1 : header.row + 1 + HOLDER_ROWS]
-        if column < len(row) and date_of(row[column])[0] is not None
-    ]
+    """The operation lines under the header (an amount and a date, no balance label)."""
+    money = [by_role[r] for r in ("debit", "credit", "amount") if r in by_role]
+    return lines_of(grid.rows, header.row + 1, money, [by_role.get("date", MAX_COLUMNS)])
