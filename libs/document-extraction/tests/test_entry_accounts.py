@@ -60,3 +60,32 @@ def test_the_holders_account_on_a_side_tells_the_operations_side() -> None:
         "10000.00", "12400.00",
     )  # fmt: skip
     assert extraction.status == "done", [(w.code, w.message) for w in statement.warnings]
+
+
+BLOCKS = [
+    ["Выписка по счету 40702810900000012345 за период с 01.03.2024 по 31.03.2024"],
+    ["Входящий остаток: 10 000,00"],
+    [],
+    ["Дата", "Плательщик", None, None, "Получатель", None, None, "Сумма", "Назначение"],
+    [None, "Счет", "ИНН", "Наименование", "Счет", "ИНН", "Наименование", None, None],
+    [datetime.date(2024, 3, 1), OWN, "7701234560", "ООО «Ромашка»",
+     "40702810100000054321", "7709876545", "ООО «Альфа»", "1 500,00", "Оплата по счету 5"],
+    [datetime.date(2024, 3, 2), "40702810500000011111", "7705555558", "АО «Бета»",
+     OWN, "7701234560", "ООО «Ромашка»", "4 000,00", "Оплата по договору 3"],
+    ["Исходящий остаток: 12 500,00"],
+]  # fmt: skip
+
+
+def test_the_payer_and_receiver_blocks_tell_the_side_by_the_holders_account() -> None:
+    extraction = extract([Grid("Выписка", BLOCKS)])
+    [statement] = extraction.documents
+    assert isinstance(statement, Statement)
+    read = [
+        (t.debit, t.credit, t.counterparty_account, t.counterparty_tax_id, t.counterparty_name)
+        for t in statement.transactions
+    ]
+    assert read == [
+        ("1500.00", None, "40702810100000054321", "7709876545", "ООО «Альфа»"),
+        (None, "4000.00", "40702810500000011111", "7705555558", "АО «Бета»"),
+    ]
+    assert extraction.status == "done", [(w.code, w.message) for w in statement.warnings]

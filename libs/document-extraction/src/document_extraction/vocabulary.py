@@ -269,6 +269,10 @@ DEBIT_FLAGS = frozenset(
 )  # fmt: skip
 
 
+# The two parties' blocks of a statement's line: money leaves the payer's account.
+PAYER_WORDS = frozenset({"плательщик", "плательщика"})
+RECEIVER_WORDS = frozenset({"получатель", "получателя"})
+
 # Every word a caption role looks for: a misread caption word is taken for the one it is nearest.
 CAPTION_WORDS: frozenset[str] = frozenset().union(
     {"дебет", "кредит", "оборот", "начало", "конец", "сальдо", "корр", "количество"},

@@ -99,9 +99,10 @@ STATEMENT_AXES: dict[str, Axis] = {
     # Operations grouped by day without their date: each day opened by a row of its date and
     # incoming balance, closed by its turnovers and outgoing balance, in the amount columns.
     "st_day_blocks": (("none", 0.8), ("blocks", 0.2)),
-    # The entry's two accounts in «Счет: Дебет | Кредит» (account, tax id and name in one cell)
-    # and one unsigned amount: the holder's account on a side says the operation's side.
-    "st_entry_accounts": (("none", 0.85), ("cells", 0.15)),
+    # The entry's two parties and one unsigned amount: the holder's account on a side says the
+    # operation's side. cells: «Счет: Дебет | Кредит», account, tax id and name in one cell;
+    # blocks: «Плательщик» and «Получатель», each over «Счет | УНП | Наименование».
+    "st_entry_accounts": (("none", 0.8), ("cells", 0.1), ("blocks", 0.1)),
     # A running sequence number beside the document number (№ п/п, 1..N): not the number.
     "st_sequence": (("none", 0.6), ("first", 0.2), ("after_date", 0.2)),
     "st_padding": (("none", 0.6), ("nbsp_ids", 0.2), ("trailing_spaces", 0.2)),
@@ -150,7 +151,8 @@ def statement_layout(
 ) -> Layout:
     draw = Draw(seed, index, STATEMENT_AXES, fixed)
     rng = random.Random(f"{seed}:{index}:statement-data")  # noqa: S311 - test data
-    entries = draw["st_entry_accounts"] == "cells"
+    entry_form = draw["st_entry_accounts"]
+    entries = entry_form != "none"
     if entries:
         draw.effective("st_amount_columns", "signed")  # one amount column, printed unsigned
         for axis in ("st_name_caption", "st_account_caption", "st_negatives"):
@@ -360,8 +362,15 @@ def statement_layout(
         )
         if equivalents:
             cols.append(("amount_eq", "Эквивалент, BYN", None))
-    if entries:
+    if entry_form == "cells":
         cols += [("debit_entry", "Дебет", "Счет"), ("credit_entry", "Кредит", "Счет")]
+    elif entry_form == "blocks":
+        tax_column = "ИНН" if tax_caption == "ИНН" else "УНП"
+        for entry_side, block in (("debit", "Плательщик"), ("credit", "Получатель")):
+            cols.append((f"{entry_side}_entry", "Счет", block))
+            if tax_caption != "none":
+                cols.append((f"{entry_side}_tax", tax_column, block))
+            cols.append((f"{entry_side}_name", "Наименование", block))
     else:
         party = draw["st_name_caption"]
         grouped = group_rows in ("counterparty_group", "both")
@@ -545,13 +554,24 @@ def statement_layout(
         penalty += max((p.penalty for p in printed), default=0)
         name_cell = line.name + ("   " if padding == "trailing_spaces" else "")
         pad = "\u00a0" if padding == "nbsp_ids" else ""
-        if entries:
+        if entry_form == "cells":
             theirs = _entry_cell(line.account, line.tax_id, name_cell)
             ours = _entry_cell(account, holder_unp, holder)
             out = line.debit is not None
             row[col_of["debit_entry"]], row[col_of["credit_entry"]] = (
                 (ours, theirs) if out else (theirs, ours)
             )
+        elif entry_form == "blocks":
+            out = line.debit is not None
+            parties = {
+                "debit" if out else "credit": (account, holder_unp, holder),
+                "credit" if out else "debit": (line.account, line.tax_id, name_cell),
+            }
+            for entry_side, (party_account, party_tax, party_name) in parties.items():
+                row[col_of[f"{entry_side}_entry"]] = party_account
+                if f"{entry_side}_tax" in col_of:
+                    row[col_of[f"{entry_side}_tax"]] = party_tax
+                row[col_of[f"{entry_side}_name"]] = party_name
         else:
             row[col_of["name"]] = name_cell
         if "tax_id" in col_of and line.tax_id is not None:

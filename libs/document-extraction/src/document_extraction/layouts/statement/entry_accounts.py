@@ -10,9 +10,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from document_extraction.captions import Column
 from document_extraction.grid import CellValue
 from document_extraction.identifiers import find_account, find_tax_id
 from document_extraction.text import as_text, is_empty
+from document_extraction.vocabulary import PAYER_WORDS, RECEIVER_WORDS
 
 # A side's column holds the entry's accounts where this share of its filled cells name one.
 ACCOUNT_SHARE = 0.6
@@ -41,6 +43,23 @@ def accounts_by_side(
         else role
         for column, role in roles.items()
     }
+
+
+def party_blocks(columns: Sequence[Column], roles: Mapping[int, str]) -> dict[int, str]:
+    """The roles with the payer's and the receiver's blocks («Плательщик» over «Счет | ИНН |
+    Наименование», «Получатель» over the same) named the entry's debit and credit sides:
+    money leaves the payer's account. Unchanged unless both blocks name an account."""
+    sides = {}
+    for column in columns:
+        role = roles.get(column.index)
+        if role not in ("account", "tax_id", "name"):
+            continue
+        payer, receiver = bool(column.above & PAYER_WORDS), bool(column.above & RECEIVER_WORDS)
+        if payer != receiver:
+            sides[column.index] = f"{'debit' if payer else 'credit'}_{role}"
+    if not {"debit_account", "credit_account"} <= set(sides.values()):
+        return dict(roles)
+    return {**roles, **sides}
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,11 @@ from document_extraction.layouts.statement.columns import (
     lines_of,
     number_beside_amounts,
 )
-from document_extraction.layouts.statement.entry_accounts import accounts_by_side, holds_accounts
+from document_extraction.layouts.statement.entry_accounts import (
+    accounts_by_side,
+    holds_accounts,
+    party_blocks,
+)
 from document_extraction.layouts.statement.roles import statement_roles
 from document_extraction.vocabulary import (
     DATE_PREFERRED,
@@ -134,7 +138,7 @@ def find_statement_header(rows: Sequence[Sequence[CellValue]]) -> StatementHeade
         lines = _lines(rows, body, columns_of)
         # A side's column holding the entry's accounts, not amounts: lines are read again by
         # the amounts that remain.
-        by_side = accounts_by_side(lines, roles)
+        by_side = party_blocks(columns, accounts_by_side(lines, roles))
         if by_side != roles:
             roles = by_side
             columns_of = _columns_of(roles, by_index)

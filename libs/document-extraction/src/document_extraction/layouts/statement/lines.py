@@ -314,7 +314,8 @@ def _check_party(
 
 
 def _holder_side(reader: CellReader, row: Sequence[CellValue], holder: str) -> str | None:
-    """Money out where the holder's account is the entry's debit, in where it is its credit."""
+    """Money out where the holder's account is the entry's debit (the payer's), in where it is
+    its credit (the receiver's)."""
     debit = party_in_cell(reader.cell(row, "debit_account")).account
     credit = party_in_cell(reader.cell(row, "credit_account")).account
     if (debit == holder) == (credit == holder):
@@ -323,16 +324,22 @@ def _holder_side(reader: CellReader, row: Sequence[CellValue], holder: str) -> s
 
 
 def _other_party(reader: CellReader, row: Sequence[CellValue]) -> Party | None:
-    """The party of the entry on the side opposite the holder's account, as its cell names it
+    """The party of the entry on the side opposite the holder's account, as its cells name it
     (a bank's fee names the bank and no account)."""
     holder = reader.columns.holder
     if holder is None:
         return None
-    debit = party_in_cell(reader.cell(row, "debit_account"))
-    credit = party_in_cell(reader.cell(row, "credit_account"))
+    debit, credit = _side_party(reader, row, "debit"), _side_party(reader, row, "credit")
     if (debit.account == holder) == (credit.account == holder):
         return None
     return credit if debit.account == holder else debit
+
+
+def _side_party(reader: CellReader, row: Sequence[CellValue], side: str) -> Party:
+    """A side's party: its account cell (which may name it whole), its tax id and name cells."""
+    party = party_in_cell(reader.cell(row, f"{side}_account"))
+    tax_id = tax_id_of(reader.cell(row, f"{side}_tax_id")) or party.tax_id
+    return Party(party.account, tax_id, clean(reader.cell(row, f"{side}_name")) or party.name)
 
 
 def _operations(
