@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from document_extraction.accounts import is_plain_code
 from document_extraction.captions import (
     LONG_NUMBER_ROW,
     MAX_COLUMNS,
@@ -48,7 +49,9 @@ class HeaderRepeats:
         first = next((c for c in row[:MAX_COLUMNS] if c is not None and c != ""), None)
         if first is None:
             return False
-        text = caption_text(first)
+        # An account code reads as itself (no letters to fold): spared the caption reading.
+        code = first.strip() if isinstance(first, str) else None
+        text = code if code and is_plain_code(code) else caption_text(first)
         # The full comparison only for a row that starts as a header row does.
         if text in self.firsts and row_signature(row) in self.signatures:
             return True

@@ -36,4 +36,5 @@ def osv_parts(grid: Grid) -> list[Grid]:
 
 
 def _may_be_title(row: Sequence[CellValue]) -> bool:
-    return any(isinstance(cell, str) and _TITLE_STEM.search(cell) for cell in row[:TITLE_CELLS])
+    texts = [cell for cell in row[:TITLE_CELLS] if type(cell) is str]
+    return bool(texts) and _TITLE_STEM.search(" ".join(texts)) is not None
