@@ -7,7 +7,7 @@ import datetime
 
 from document_extraction import Grid, extract
 from document_extraction.layouts.statement.entry_accounts import party_in_cell
-from recognition_contract import Statement
+from recognition_contract import Document, Statement
 
 OWN = "40702810900000012345"
 OWN_CELL = f"{OWN}\nИНН 7701234560\nООО «Ромашка»"
@@ -40,13 +40,8 @@ def test_a_cell_naming_a_party_is_read_into_account_tax_id_and_name() -> None:
 
 def test_the_holders_account_on_a_side_tells_the_operations_side() -> None:
     extraction = extract([Grid("Выписка", ROWS)])
-    [statement] = extraction.documents
-    assert isinstance(statement, Statement)
-    read = [
-        (t.debit, t.credit, t.counterparty_account, t.counterparty_tax_id, t.counterparty_name)
-        for t in statement.transactions
-    ]
-    assert read == [
+    statement = _statement(extraction.documents)
+    assert _read(statement) == [
         ("1500.00", None, "40702810100000054321", "7709876545", "ООО «Альфа»"),
         (None, "4000.00", "40702810500000011111", "7705555558", "АО «Бета»"),
         ("100.00", None, "30101810400000000225", "7707083893", "ПАО Сбербанк"),
@@ -78,14 +73,22 @@ BLOCKS = [
 
 def test_the_payer_and_receiver_blocks_tell_the_side_by_the_holders_account() -> None:
     extraction = extract([Grid("Выписка", BLOCKS)])
-    [statement] = extraction.documents
-    assert isinstance(statement, Statement)
-    read = [
-        (t.debit, t.credit, t.counterparty_account, t.counterparty_tax_id, t.counterparty_name)
-        for t in statement.transactions
-    ]
-    assert read == [
+    statement = _statement(extraction.documents)
+    assert _read(statement) == [
         ("1500.00", None, "40702810100000054321", "7709876545", "ООО «Альфа»"),
         (None, "4000.00", "40702810500000011111", "7705555558", "АО «Бета»"),
     ]
     assert extraction.status == "done", [(w.code, w.message) for w in statement.warnings]
+
+
+def _statement(documents: list[Document]) -> Statement:
+    [statement] = documents
+    assert isinstance(statement, Statement)
+    return statement
+
+
+def _read(statement: Statement) -> list[tuple[str | None, ...]]:
+    return [
+        (t.debit, t.credit, t.counterparty_account, t.counterparty_tax_id, t.counterparty_name)
+        for t in statement.transactions
+    ]
