@@ -173,6 +173,27 @@ def test_a_name_that_starts_with_its_code_on_a_line_without_amounts_is_a_row_of_
     ]
 
 
+def test_a_four_digit_code_and_its_name_on_a_line_without_amounts_is_a_row_of_zeros() -> None:
+    # Kazakhstan's chart: without it, the zero row joined the name above and the trial balance
+    # came out done with a row missing (its sums hold either way).
+    y = PITCH + ROW_GAP
+    lines = [
+        line(0, {0: "Шот", 1: "Сальдо"}),
+        line(y, {0: "3110 Корпоративный подоходный налог", 1: "500,00"}),
+        line(2 * y, {0: "3130 Налог на добавленную стоимость", 1: "200,00"}),
+        line(3 * y, {0: "3310 Краткосрочная кредиторская задолженность"}),
+        line(4 * y, {0: "5010 Уставный капитал", 1: "700,00"}),
+        line(4 * y + PITCH, {0: "2024 года"}),
+    ]
+    rows = texts(fold_wrapped(lines, PITCH))
+    assert [row[0] for row in rows[1:]] == [
+        "3110 Корпоративный подоходный налог",
+        "3130 Налог на добавленную стоимость",
+        "3310 Краткосрочная кредиторская задолженность",
+        "5010 Уставный капитал 2024 года",
+    ]
+
+
 def test_a_wrapped_names_last_line_of_a_code_and_a_number_in_brackets_is_no_row() -> None:
     # "… учитываемых на счете" / "01 (1)": a code with no name after it is the name's end.
     y = PITCH + ROW_GAP

@@ -35,9 +35,10 @@ _DATE = re.compile(rf"^{_DAY}$")
 _DATE_FIRST = re.compile(rf"^{_DAY}\b")
 _DATE_IN = re.compile(rf"\b{_DAY}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b")
 _NUMERIC = re.compile(r"^[-−(]?[\d][\d\s.,:/()\-−]*$")
-# An account's code before its name in one cell ("08.1.1 Приобретение ..."); not a code
-# and a number after it ("01 (1)"), the last line of a name that names an account.
-_CODE_LED = re.compile(r"^\d{2,3}(?:\.\d{1,3})*\s+[^\s\d(]")
+# An account's code before its name in one cell ("08.1.1 Приобретение ...", Kazakhstan's
+# "3310 Краткосрочная ..."); not a code and a number after it ("01 (1)"), the last line of a
+# name that names an account, nor a year before its word ("2024 г.").
+_CODE_LED = re.compile(r"^\d{2,4}(?:\.\d{1,3})*\s+(?!(?:г|год|года|ж|жыл)\b)[^\s\d(]")
 # A column is numeric when this share of its phrases are numbers, dates or codes.
 NUMERIC_COLUMN = 0.6
 # How much closer (in line heights) one neighbour must be than the other to show which
