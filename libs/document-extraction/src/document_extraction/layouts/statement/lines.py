@@ -7,6 +7,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from document_extraction.banks import bank_code, bank_name
 from document_extraction.captions import MAX_COLUMNS
@@ -98,7 +99,7 @@ class Columns:
     def has_equivalents(self) -> bool:
         return self.debit_equivalent is not None or self.credit_equivalent is not None
 
-    @property
+    @cached_property
     def amounts(self) -> set[int]:
         return {self.by_role[n] for n in ("debit", "credit", "amount") if n in self.by_role}
 
@@ -172,6 +173,8 @@ def read_operation(
     columns, locate = reader.columns, reader.locate
     by_role = columns.by_role
     debit = credit = signed_value = None
+    # The entry's two parties, read once: the holder's side and the other party.
+    holder_side, entry = _entry(reader, row)
     direction = None
     if columns.signed:
         # Put on a side once every line is read: the statement's arithmetic decides how.
@@ -180,8 +183,8 @@ def read_operation(
             direction = direction_of(
                 row[columns.direction] if columns.direction < len(row) else None
             )
-        elif columns.holder is not None:
-            direction = _holder_side(reader, row, columns.holder)
+        else:
+            direction = holder_side
     else:
         debit, cost_d = reader.money(row, by_role.get("debit"), index)
         credit, cost_c = reader.money(row, by_role.get("credit"), index)
@@ -195,7 +198,7 @@ def read_operation(
             reader.warnings.append(warning("DEBIT_AND_CREDIT", text, locate.row(index)))
             credit = None
     penalty += cost
-    party = read_counterparty(reader, row)
+    party = read_counterparty(reader, row, entry)
     sure = vouched_columns(by_role, party.account, party.tax_id, party.bic)
     unsure = [c for c in by_role.values() if c not in sure]
     vouched = row_confidence(penalty, ocr_of(reader.grid.cell_confidence, index, unsure))
@@ -258,10 +261,12 @@ class Counterparty:
     tax_id: str | None
 
 
-def read_counterparty(reader: CellReader, row: Sequence[CellValue]) -> Counterparty:
+def read_counterparty(
+    reader: CellReader, row: Sequence[CellValue], entry: Party | None = None
+) -> Counterparty:
     """The other party's name, account, bank, BIC and tax id, each completed from the others
     where a cell lacks it (a BIC glued to the bank's name, an IBAN to the name, a bank named by
-    its code)."""
+    its code) and from the ``entry``'s other party where the statement names it so."""
     account_text = as_text(reader.cell(row, "account"))
     account = normalize_account(account_text) if account_text else None
     bank = clean(reader.cell(row, "bank"))
@@ -270,7 +275,6 @@ def read_counterparty(reader: CellReader, row: Sequence[CellValue]) -> Counterpa
     if bank is not None and bic is None:
         bank, bic = _bic_after_bank(bank)
     name = clean(reader.cell(row, "name"))
-    entry = _other_party(reader, row)
     if entry is not None:
         account = account or entry.account
         name = name or entry.name
@@ -313,26 +317,18 @@ def _check_party(
     reader.warnings.extend(check_account(party.account, where, "контрагент"))
 
 
-def _holder_side(reader: CellReader, row: Sequence[CellValue], holder: str) -> str | None:
-    """Money out where the holder's account is the entry's debit (the payer's), in where it is
-    its credit (the receiver's)."""
-    debit = party_in_cell(reader.cell(row, "debit_account")).account
-    credit = party_in_cell(reader.cell(row, "credit_account")).account
-    if (debit == holder) == (credit == holder):
-        return None
-    return "debit" if debit == holder else "credit"
-
-
-def _other_party(reader: CellReader, row: Sequence[CellValue]) -> Party | None:
-    """The party of the entry on the side opposite the holder's account, as its cells name it
-    (a bank's fee names the bank and no account)."""
+def _entry(reader: CellReader, row: Sequence[CellValue]) -> tuple[str | None, Party | None]:
+    """The holder's side of the entry (money out where the holder's account is the debit, the
+    payer's; in where it is the credit, the receiver's) and the party on the other side, as its
+    cells name it (a bank's fee names the bank and no account); neither where the line does not
+    tell."""
     holder = reader.columns.holder
     if holder is None:
-        return None
+        return None, None
     debit, credit = _side_party(reader, row, "debit"), _side_party(reader, row, "credit")
     if (debit.account == holder) == (credit.account == holder):
-        return None
-    return credit if debit.account == holder else debit
+        return None, None
+    return ("debit", credit) if debit.account == holder else ("credit", debit)
 
 
 def _side_party(reader: CellReader, row: Sequence[CellValue], side: str) -> Party:
